@@ -1,0 +1,189 @@
+package loomylin;
+
+import io.javalin.Javalin;
+import io.javalin.http.Context;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The backend the three-hop endpoints call: authenticate (token -> user id), authorize (user id -> authority),
+ * meetings (user id + authority -> meetings). Each answers after a delay without holding a thread, so the
+ * backend is never what limits a benchmark. It remembers the calls it got, so tests can check the chain.
+ * A {@link Fault} makes it misbehave on purpose, for the fault tests and for users who want to see them.
+ */
+public final class Backend implements AutoCloseable {
+
+    public enum Fault {
+        NONE, ERROR, MALFORMED, CLOSE;
+
+        public static Fault parse(String text) {
+            for (Fault f : values()) if (f.name().equalsIgnoreCase(text)) return f;
+            throw new UsageError("--fault must be one of none, error, malformed, close; got '" + Params.printable(text) + "'");
+        }
+    }
+
+    /** One call the backend received: which route, for whom, with which credentials. */
+    public record Call(String route, String token, String userId, String authority) {
+    }
+
+    public static final String ROUTES = "/authenticate, /authorize, /meetings";
+    private static final int CALL_LOG_SIZE = 10_000;
+    private static final ScheduledExecutorService TIMER = Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().name("backend-timer").daemon().factory());
+
+    private final Javalin app;
+    private final int defaultDelayMs;
+    private final Fault fault;
+    private final Deque<Call> calls = new ArrayDeque<>();
+
+    private Backend(String host, int port, int defaultDelayMs, Fault fault) {
+        this.defaultDelayMs = defaultDelayMs;
+        this.fault = fault;
+        ServerOptions options = new ServerOptions();
+        options.host = host;
+        options.port = port;
+        this.app = Javalin.create(config -> {
+            JettySetup.apply(config, options);
+            ErrorAnswers.apply(config, ROUTES);
+            config.routes.get("/authenticate", this::authenticate);
+            config.routes.get("/authorize", this::authorize);
+            config.routes.get("/meetings", this::meetings);
+        });
+    }
+
+    public static Backend start(String host, int port, int defaultDelayMs, Fault fault) {
+        Backend backend = new Backend(host, port, defaultDelayMs, fault);
+        backend.app.start();
+        return backend;
+    }
+
+    public int port() {
+        return app.port();
+    }
+
+    public Fault fault() {
+        return fault;
+    }
+
+    @Override
+    public void close() {
+        app.stop();
+    }
+
+    /** The calls received so far, oldest first (the last 10,000). */
+    public List<Call> calls() {
+        synchronized (calls) {
+            return new ArrayList<>(calls);
+        }
+    }
+
+    public void clearCalls() {
+        synchronized (calls) {
+            calls.clear();
+        }
+    }
+
+    private void record(Call call) {
+        synchronized (calls) {
+            if (calls.size() == CALL_LOG_SIZE) calls.removeFirst();
+            calls.addLast(call);
+        }
+    }
+
+    private void authenticate(Context ctx) {
+        String header = ctx.header("Authorization");
+        String token = header == null ? "" : header.replaceFirst("(?i)^bearer\\s+", "").trim();
+        if (token.isEmpty()) {
+            ErrorAnswers.answer(ctx, 401, "authenticate needs an Authorization header with a token");
+            return;
+        }
+        record(new Call("authenticate", token, null, null));
+        String userId = "user-" + Integer.toHexString(token.hashCode());
+        answerLater(ctx, Map.of("userId", userId));
+    }
+
+    private void authorize(Context ctx) {
+        String userId = required(ctx, "userId");
+        record(new Call("authorize", null, userId, null));
+        answerLater(ctx, Map.of("userId", userId, "authority", Limits.AUTHORITY));
+    }
+
+    private void meetings(Context ctx) {
+        String userId = required(ctx, "userId");
+        String authority = ctx.header(Limits.AUTHORITY_HEADER);
+        record(new Call("meetings", null, userId, authority));
+        if (!Limits.AUTHORITY.equals(authority)) {
+            ErrorAnswers.answer(ctx, 403, "meetings needs the " + Limits.AUTHORITY_HEADER + ": " + Limits.AUTHORITY + " header");
+            return;
+        }
+        answerLater(ctx, Map.of("userId", userId, "meetings", List.of(
+                Map.of("id", 1, "title", "Stand-up", "start", "09:00"),
+                Map.of("id", 2, "title", "Loom review", "start", "14:00"))));
+    }
+
+    private static String required(Context ctx, String name) {
+        String value = ctx.queryParam(name);
+        if (value == null || value.isBlank()) throw new BadParameter(name + " is required");
+        return value;
+    }
+
+    /** Answers after the delay from a timer: no request thread waits. */
+    private void answerLater(Context ctx, Map<String, ?> body) {
+        int delay = Params.integer(ctx.queryParams("delay"), "delay", defaultDelayMs, 0, Limits.DELAY_MAX);
+        CompletableFuture<Void> due = new CompletableFuture<>();
+        TIMER.schedule(() -> due.complete(null), delay, TimeUnit.MILLISECONDS);
+        ctx.future(() -> due.thenRun(() -> misbehaveOrAnswer(ctx, Json.write(new TreeMap<>(body)))));
+    }
+
+    private void misbehaveOrAnswer(Context ctx, String json) {
+        switch (fault) {
+            case NONE -> ctx.contentType("application/json").result(json);
+            case ERROR -> ErrorAnswers.answer(ctx, 500, "backend fault injected: error");
+            case MALFORMED -> ctx.contentType("application/json").result(json.substring(0, json.length() / 2));
+            case CLOSE -> closeMidResponse(ctx, json);
+        }
+    }
+
+    /** Promises the whole body, sends half of it, then drops the connection. */
+    private static void closeMidResponse(Context ctx, String json) {
+        try {
+            ctx.res().setContentLength(json.length());
+            ctx.res().getOutputStream().write(json.substring(0, json.length() / 2).getBytes());
+            ctx.res().flushBuffer();
+        } catch (java.io.IOException ignored) {
+            // the client went away first; nothing to close
+        }
+        org.eclipse.jetty.ee10.servlet.ServletContextRequest.getServletContextRequest(ctx.req())
+                .getServletChannel().abort(new java.io.IOException("backend fault injected: close"));
+    }
+
+    static final List<Flags.Flag> FLAGS = List.of(
+            new Flags.Flag("port", "PORT", "7003", "port the backend listens on"),
+            new Flags.Flag("host", "HOST", "0.0.0.0", "address to bind"),
+            new Flags.Flag("delay", "MS", String.valueOf(Limits.DELAY_DEFAULT), "default delay of each answer, 0-" + Limits.DELAY_MAX + " (per request: ?delay=)"),
+            new Flags.Flag("fault", "none|error|malformed|close", "none", "misbehave on purpose: answer 500, cut JSON, or drop the connection mid-answer"),
+            new Flags.Flag("help", null, null, "print this help and exit"));
+
+    /** {@code loomylin backend [--port P] [--delay MS] [--fault F]}: the backend alone, e.g. on another host. */
+    public static void main(String[] args) {
+        Flags flags = Flags.parse(args, FLAGS, System.getenv());
+        if (flags.help()) {
+            System.out.print("Usage: java -jar loomylin.jar backend [flags]\n\n" + Flags.describe(FLAGS));
+            return;
+        }
+        Backend backend = Launcher.bind(() -> start(flags.get("host"), flags.integer("port", 0, 65535),
+                flags.integer("delay", 0, Limits.DELAY_MAX), Fault.parse(flags.get("fault"))));
+        Launcher.log("backend on port {} ({}, delay {} ms{})", backend.port(), ROUTES, backend.defaultDelayMs,
+                backend.fault == Fault.NONE ? "" : ", fault " + backend.fault.name().toLowerCase(Locale.ROOT));
+        Launcher.awaitSignal(List.of(backend));
+    }
+}

@@ -1,0 +1,115 @@
+package loomylin;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Command-line flags, each also settable by an environment variable: {@code --accept-queue 64} or
+ * {@code LOOMYLIN_ACCEPT_QUEUE=64}. The flag wins over the variable, the variable over the default.
+ * Both {@code --name value} and {@code --name=value} are read.
+ */
+public final class Flags {
+
+    /** One flag: its name without dashes, what its value looks like, its default (null = none) and help line. */
+    public record Flag(String name, String value, String fallback, String help) {
+        public String env() {
+            return envName(name);
+        }
+    }
+
+    private final Map<String, Flag> known = new LinkedHashMap<>();
+    private final Map<String, List<String>> given = new LinkedHashMap<>();
+    private final Map<String, String> env;
+
+    private Flags(List<Flag> flags, Map<String, String> env) {
+        flags.forEach(f -> known.put(f.name(), f));
+        this.env = env;
+    }
+
+    public static String envName(String flag) {
+        return "LOOMYLIN_" + flag.toUpperCase(Locale.ROOT).replace('-', '_');
+    }
+
+    /** Parses args against the known flags; a flag named "help" is a switch. */
+    public static Flags parse(String[] args, List<Flag> flags, Map<String, String> env) {
+        Flags parsed = new Flags(flags, env);
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            if (arg.equals("-h")) arg = "--help";
+            if (!arg.startsWith("--")) throw new UsageError("unexpected argument '" + Params.printable(arg) + "'");
+            String name = arg.substring(2);
+            String value = null;
+            int eq = name.indexOf('=');
+            if (eq >= 0) {
+                value = name.substring(eq + 1);
+                name = name.substring(0, eq);
+            }
+            if (!parsed.known.containsKey(name)) throw new UsageError("unknown flag --" + Params.printable(name));
+            if (name.equals("help")) {
+                value = "true";
+            } else if (value == null) {
+                if (i + 1 >= args.length) throw new UsageError("--" + name + " needs a value");
+                value = args[++i];
+            }
+            parsed.given.computeIfAbsent(name, k -> new ArrayList<>()).add(value);
+        }
+        return parsed;
+    }
+
+    public boolean help() {
+        return given.containsKey("help");
+    }
+
+    /** The value: last given flag, else environment variable, else default (may be null). */
+    public String get(String name) {
+        Flag flag = flag(name);
+        List<String> values = given.get(name);
+        if (values != null) return values.get(values.size() - 1);
+        String fromEnv = env.get(flag.env());
+        if (fromEnv != null && !fromEnv.isBlank()) return fromEnv.trim();
+        return flag.fallback();
+    }
+
+    /** Every value of a repeatable flag, in order. */
+    public List<String> all(String name) {
+        flag(name);
+        return given.getOrDefault(name, List.of());
+    }
+
+    public int integer(String name, int min, int max) {
+        String raw = get(name);
+        String source = given.containsKey(name) ? "--" + name : flag(name).env();
+        try {
+            int value = Integer.parseInt(raw.trim());
+            if (value >= min && value <= max) return value;
+        } catch (NumberFormatException | NullPointerException ignored) {
+            // reported below
+        }
+        throw new UsageError(source + " must be a whole number from " + min + " to " + max + ", got '" + Params.printable(String.valueOf(raw)) + "'");
+    }
+
+    private Flag flag(String name) {
+        Flag flag = known.get(name);
+        if (flag == null) throw new IllegalArgumentException("no flag " + name); // a bug, not a user error
+        return flag;
+    }
+
+    public Map<String, String> env() {
+        return env;
+    }
+
+    /** The help text's flag table. */
+    public static String describe(List<Flag> flags) {
+        StringBuilder out = new StringBuilder();
+        for (Flag f : flags) {
+            String left = "  --" + f.name() + (f.value() == null ? "" : " " + f.value());
+            out.append(String.format("%-34s %s%n", left, f.help()));
+            String right = (f.fallback() == null ? "" : "default " + f.fallback() + "; ") + (f.name().equals("help") ? "" : "env " + f.env());
+            if (!right.isEmpty()) out.append(String.format("%-34s (%s)%n", "", right));
+        }
+        return out.toString();
+    }
+}

@@ -1,0 +1,35 @@
+package loomylin;
+
+import java.util.List;
+
+/**
+ * Reads one whole-number query parameter strictly: ASCII digits only, given at most once, within a range.
+ * Shared by both twins so that a bad request gets the same one-line answer from either.
+ */
+public final class Params {
+    private Params() {
+    }
+
+    public static int integer(List<String> values, String name, int fallback, int min, int max) {
+        if (values == null || values.isEmpty()) return fallback;
+        if (values.size() > 1) throw new BadParameter(name + " given " + values.size() + " times; give it once");
+        String raw = values.get(0);
+        if (raw.isEmpty() || raw.length() > 10 || !raw.chars().allMatch(c -> c >= '0' && c <= '9'))
+            throw new BadParameter(rangeText(name, min, max) + ", got '" + printable(raw) + "'");
+        long value = Long.parseLong(raw);
+        if (value < min || value > max)
+            throw new BadParameter(rangeText(name, min, max) + ", got " + value);
+        return (int) value;
+    }
+
+    private static String rangeText(String name, int min, int max) {
+        return name + " must be a whole number from " + min + " to " + max;
+    }
+
+    /** Echoes user input safely: at most 40 characters, anything but printable ASCII shown as '?'. */
+    public static String printable(String raw) {
+        StringBuilder out = new StringBuilder();
+        raw.codePoints().limit(40).forEach(c -> out.append(c >= 0x20 && c < 0x7f && c != '\'' ? (char) c : '?'));
+        return raw.codePointCount(0, raw.length()) > 40 ? out + "..." : out.toString();
+    }
+}

@@ -1,0 +1,96 @@
+package loomylin;
+
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Which Jetty thread pool a server runs on, as written on the command line: {@code qtp:4}, {@code loom},
+ * {@code jetty-vtp}, {@code jetty-vtp:200}, {@code qtp-vt:8}. The twins turn a kind into a real pool.
+ *
+ * @param type the family of pool
+ * @param size platform threads for {@code qtp}/{@code qtp-vt}; the concurrent-task cap for {@code jetty-vtp}
+ *             (0 = no cap); unused for {@code loom}
+ */
+public record PoolKind(Type type, int size) {
+
+    public enum Type {
+        /** Jetty QueuedThreadPool, fixed size, platform threads only. */
+        QTP("qtp"),
+        /** The project's own LoomThreadPool: platform threads for Jetty's selector and acceptor, a virtual thread per request. */
+        LOOM("loom"),
+        /** Jetty's own VirtualThreadPool: every thread virtual, the selector and acceptor included. */
+        JETTY_VTP("jetty-vtp"),
+        /** Jetty QueuedThreadPool with Jetty's virtual-threads executor: the shape Jetty's documentation recommends. */
+        QTP_VT("qtp-vt");
+
+        public final String label;
+
+        Type(String label) {
+            this.label = label;
+        }
+    }
+
+    /** Largest platform pool we accept: beyond this a machine runs out of memory for stacks before it helps. */
+    public static final int MAX_SIZE = 20_000;
+
+    private static final Pattern SPEC = Pattern.compile("([a-z-]+)(?::(\\d{1,9}))?");
+
+    public static final String HELP = "qtp:N | loom | jetty-vtp[:MAX_TASKS] | qtp-vt:N";
+
+    public static PoolKind parse(String text) {
+        Matcher m = SPEC.matcher(text == null ? "" : text.trim().toLowerCase(Locale.ROOT));
+        if (!m.matches()) throw new IllegalArgumentException("unknown pool '" + text + "', expected " + HELP);
+        String name = m.group(1);
+        Integer n = m.group(2) == null ? null : Integer.valueOf(m.group(2));
+        for (Type type : Type.values()) {
+            if (!type.label.equals(name)) continue;
+            return switch (type) {
+                case LOOM -> {
+                    if (n != null) throw new IllegalArgumentException("pool 'loom' takes no size, got '" + text + "'");
+                    yield new PoolKind(type, 0);
+                }
+                case JETTY_VTP -> new PoolKind(type, checkSize(text, n == null ? 0 : n, 0));
+                case QTP, QTP_VT -> {
+                    if (n == null) throw new IllegalArgumentException("pool '" + name + "' needs a size, e.g. " + name + ":32");
+                    yield new PoolKind(type, checkSize(text, n, 1));
+                }
+            };
+        }
+        throw new IllegalArgumentException("unknown pool '" + text + "', expected " + HELP);
+    }
+
+    private static int checkSize(String text, int n, int min) {
+        if (n < min || n > MAX_SIZE)
+            throw new IllegalArgumentException("pool size in '" + text + "' must be from " + min + " to " + MAX_SIZE);
+        return n;
+    }
+
+    public static PoolKind qtp(int size) {
+        return new PoolKind(Type.QTP, size);
+    }
+
+    public static PoolKind loom() {
+        return new PoolKind(Type.LOOM, 0);
+    }
+
+    /** One line for start-up logs: what this pool is made of. */
+    public String describe() {
+        return switch (type) {
+            case QTP -> "Jetty QueuedThreadPool, " + size + " platform threads";
+            case LOOM -> "LoomThreadPool, a virtual thread per request";
+            case JETTY_VTP -> "Jetty VirtualThreadPool, " + (size == 0 ? "no task cap" : "at most " + size + " tasks");
+            case QTP_VT -> "Jetty QueuedThreadPool of " + size + " platform threads + virtual-threads executor";
+        };
+    }
+
+    /** The canonical spelling, which {@link #parse} reads back. */
+    @Override
+    public String toString() {
+        return switch (type) {
+            case LOOM -> "loom";
+            case JETTY_VTP -> size == 0 ? "jetty-vtp" : "jetty-vtp:" + size;
+            case QTP, QTP_VT -> type.label + ":" + size;
+        };
+    }
+}

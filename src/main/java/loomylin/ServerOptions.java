@@ -1,0 +1,43 @@
+package loomylin;
+
+import java.net.URI;
+
+/** Everything one Loomylin server needs to start, as a plain object; both twins read the same one. */
+public final class ServerOptions {
+    public String host = "0.0.0.0";
+    public int port = 7000;
+    public PoolKind pool = PoolKind.loom();
+    /** Where the three-hop endpoints call authenticate, authorize and meetings. */
+    public URI backend = URI.create("http://localhost:7003");
+    /** Kernel accept backlog; Jetty's default of 50 makes cold runs at thousands of connections stall on SYN retries. */
+    public int acceptQueue = 4096;
+    /** A connection that sends nothing for this long is closed. */
+    public int idleTimeoutMs = 30_000;
+    public int hopConnectTimeoutMs = 2_000;
+    public int hopTimeoutMs = 5_000;
+    /** On stop, in-flight requests get this long to finish. */
+    public int graceMs = 5_000;
+    /** Requests handled at once before Jetty's QoSHandler queues the rest; 0 = no limit. */
+    public int maxInFlight = 0;
+    /** How long a request queued by the limit waits before it gets 503. */
+    public int maxInFlightWaitMs = 1_000;
+    /** Which twin serves, for logs and /pool. */
+    public String twin = "java";
+
+    public ServerOptions copy() {
+        ServerOptions o = new ServerOptions();
+        o.host = host;
+        o.port = port;
+        o.pool = pool;
+        o.backend = backend;
+        o.acceptQueue = acceptQueue;
+        o.idleTimeoutMs = idleTimeoutMs;
+        o.hopConnectTimeoutMs = hopConnectTimeoutMs;
+        o.hopTimeoutMs = hopTimeoutMs;
+        o.graceMs = graceMs;
+        o.maxInFlight = maxInFlight;
+        o.maxInFlightWaitMs = maxInFlightWaitMs;
+        o.twin = twin;
+        return o;
+    }
+}

@@ -1,0 +1,93 @@
+package loomylin.java;
+
+import io.javalin.http.Context;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import loomylin.Json;
+import loomylin.Limits;
+import loomylin.Params;
+import loomylin.ServerFigures;
+import loomylin.ServerOptions;
+import org.eclipse.jetty.util.thread.ThreadPool;
+
+/** The handlers behind every route, one method each. */
+public final class Endpoints {
+    /** Completes /wait-async's futures; the request holds no thread while its timer runs. */
+    private static final ScheduledExecutorService TIMER = Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().name("java-wait-async-timer").daemon(true).factory());
+
+    private final ServerOptions options;
+    private final ThreadPool pool;
+    private final HopClient hops;
+
+    public Endpoints(ServerOptions options, ThreadPool pool, HopClient hops) {
+        this.options = options;
+        this.pool = pool;
+        this.hops = hops;
+    }
+
+    /** CPU work: {@code iterations} calls to Math.random(). */
+    public void computational(Context ctx) {
+        int iterations = Params.integer(ctx.queryParams("iterations"), "iterations", Limits.ITERATIONS_DEFAULT, 0, Limits.ITERATIONS_MAX);
+        double sum = 0;
+        for (int i = 0; i < iterations; i++) sum += Math.random();
+        ctx.result(sum >= 0 ? Limits.HELLO : ""); // uses sum, so the loop is never optimised away
+    }
+
+    /** Sleeps on the request thread: what a pool of platform threads is worst at. */
+    public void waitBlocking(Context ctx) throws InterruptedException {
+        int ms = Params.integer(ctx.queryParams("ms"), "ms", Limits.MS_DEFAULT, 0, Limits.MS_MAX);
+        Thread.sleep(ms);
+        ctx.result(Limits.HELLO);
+    }
+
+    /** Waits without a thread: a timer completes the future, Javalin answers from there. */
+    public void waitAsync(Context ctx) {
+        int ms = Params.integer(ctx.queryParams("ms"), "ms", Limits.MS_DEFAULT, 0, Limits.MS_MAX);
+        CompletableFuture<String> done = new CompletableFuture<>();
+        TIMER.schedule(() -> done.complete(Limits.HELLO), ms, TimeUnit.MILLISECONDS);
+        ctx.future(() -> done.thenAccept(ctx::result));
+    }
+
+    /** Three backend calls, each waited for on the request thread. */
+    public void hopsBlocking(Context ctx) {
+        Integer delay = delay(ctx);
+        ctx.contentType("application/json").result(hops.meetingsBlocking(token(ctx), delay));
+    }
+
+    /** The same three calls as a chain of futures. */
+    public void hopsAsync(Context ctx) {
+        Integer delay = delay(ctx);
+        String token = token(ctx);
+        ctx.future(() -> hops.meetingsAsync(token, delay).thenAccept(body -> ctx.contentType("application/json").result(body)));
+    }
+
+    /** What this server is and how busy it has been; {@code ?reset=true} resets the high-water marks. */
+    public void pool(Context ctx) {
+        boolean reset = "true".equals(ctx.queryParam("reset"));
+        if (reset && pool instanceof LoomThreadPool loom) loom.resetMax();
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("twin", "java");
+        body.put("port", ctx.port());
+        body.put("kind", options.pool.toString());
+        body.putAll(ServerFigures.of(ctx, reset));
+        body.putAll(Pools.figures(pool));
+        ctx.contentType("application/json").result(Json.write(body));
+    }
+
+    /** The caller's token from {@code Authorization: Bearer ...}, or a demo token when there is none. */
+    private static String token(Context ctx) {
+        String header = ctx.header("Authorization");
+        String token = header == null ? "" : header.replaceFirst("(?i)^bearer\\s+", "").trim();
+        return token.isEmpty() ? Limits.DEFAULT_TOKEN : token;
+    }
+
+    /** The backend delay to ask for, or null for the backend's default. */
+    private static Integer delay(Context ctx) {
+        return ctx.queryParams("delay").isEmpty() ? null : Params.integer(ctx.queryParams("delay"), "delay", 0, 0, Limits.DELAY_MAX);
+    }
+}

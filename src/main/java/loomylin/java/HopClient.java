@@ -1,0 +1,144 @@
+package loomylin.java;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import loomylin.HopFailure;
+import loomylin.Json;
+import loomylin.Limits;
+import loomylin.ServerOptions;
+
+/**
+ * The three backend calls behind /hops-*, each needing the previous answer: authenticate (token -> userId),
+ * authorize (userId -> authority), meetings (userId + authority -> meetings JSON). Written twice: blocking
+ * ({@link #meetingsBlocking}) and chained futures ({@link #meetingsAsync}), over the JDK's HttpClient.
+ */
+public final class HopClient implements AutoCloseable {
+    private final URI backend;
+    private final Duration timeout;
+    private final ExecutorService callbacks = Executors.newVirtualThreadPerTaskExecutor();
+    private final HttpClient http;
+
+    public HopClient(ServerOptions options) {
+        this.backend = options.backend;
+        this.timeout = Duration.ofMillis(options.hopTimeoutMs);
+        this.http = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofMillis(options.hopConnectTimeoutMs))
+                .executor(callbacks) // the client's own work on virtual threads: no platform pool that grows with load
+                .build();
+    }
+
+    /** Three blocking calls in a row; the calling thread waits for each. */
+    public String meetingsBlocking(String token, Integer delay) {
+        String userId = field("authenticate", send("authenticate", authenticate(token, delay)), "userId");
+        String authority = field("authorize", send("authorize", authorize(userId, delay)), "authority");
+        return json("meetings", send("meetings", meetings(userId, authority, delay)));
+    }
+
+    /** The same three calls chained; no thread waits between them. */
+    public CompletableFuture<String> meetingsAsync(String token, Integer delay) {
+        return sendAsync("authenticate", authenticate(token, delay))
+                .thenApply(body -> field("authenticate", body, "userId"))
+                .thenCompose(userId -> sendAsync("authorize", authorize(userId, delay))
+                        .thenApply(body -> field("authorize", body, "authority"))
+                        .thenCompose(authority -> sendAsync("meetings", meetings(userId, authority, delay))))
+                .thenApply(body -> json("meetings", body));
+    }
+
+    private HttpRequest authenticate(String token, Integer delay) {
+        return request("/authenticate?", delay).header("Authorization", "Bearer " + token).build();
+    }
+
+    private HttpRequest authorize(String userId, Integer delay) {
+        return request("/authorize?userId=" + encode(userId) + "&", delay).build();
+    }
+
+    private HttpRequest meetings(String userId, String authority, Integer delay) {
+        return request("/meetings?userId=" + encode(userId) + "&", delay).header(Limits.AUTHORITY_HEADER, authority).build();
+    }
+
+    private HttpRequest.Builder request(String pathAndQuery, Integer delay) {
+        String query = delay == null ? "" : "delay=" + delay;
+        return HttpRequest.newBuilder(URI.create(backend + pathAndQuery + query)).timeout(timeout).GET();
+    }
+
+    private static String encode(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+
+    private String send(String hop, HttpRequest request) {
+        try {
+            return checked(hop, http.send(request, HttpResponse.BodyHandlers.ofString()));
+        } catch (IOException e) {
+            throw failure(hop, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new HopFailure(503, "interrupted while calling backend " + backend + " at " + hop);
+        }
+    }
+
+    private CompletableFuture<String> sendAsync(String hop, HttpRequest request) {
+        return http.sendAsync(request, HttpResponse.BodyHandlers.ofString())
+                .handle((response, error) -> {
+                    if (error != null) throw failure(hop, error instanceof CompletionException c ? c.getCause() : error);
+                    return checked(hop, response);
+                });
+    }
+
+    private String checked(String hop, HttpResponse<String> response) {
+        if (response.statusCode() != 200)
+            throw new HopFailure(502, "backend " + backend + " answered " + response.statusCode() + " at " + hop);
+        return response.body();
+    }
+
+    private String field(String hop, String body, String name) {
+        try {
+            return Json.stringField(body, name);
+        } catch (Json.Malformed e) {
+            throw malformed(hop, e);
+        }
+    }
+
+    private String json(String hop, String body) {
+        try {
+            Json.parse(body);
+            return body;
+        } catch (Json.Malformed e) {
+            throw malformed(hop, e);
+        }
+    }
+
+    private HopFailure failure(String hop, Throwable e) {
+        if (e instanceof HttpConnectTimeoutException)
+            return new HopFailure(504, "backend " + backend + " did not accept a connection within the connect timeout at " + hop);
+        if (e instanceof HttpTimeoutException)
+            return new HopFailure(504, "backend " + backend + " did not answer within " + timeout.toMillis() + " ms at " + hop);
+        if (e instanceof ConnectException)
+            return new HopFailure(502, "backend " + backend + " is unreachable at " + hop + " (connection refused)");
+        return new HopFailure(502, "backend " + backend + " failed at " + hop + ": " + e.getClass().getSimpleName()
+                + (e.getMessage() == null ? "" : " " + e.getMessage()));
+    }
+
+    private HopFailure malformed(String hop, Json.Malformed e) {
+        return new HopFailure(502, "backend " + backend + " sent malformed JSON at " + hop + " (" + e.getMessage() + ")");
+    }
+
+    @Override
+    public void close() {
+        http.close();
+        callbacks.close();
+    }
+}

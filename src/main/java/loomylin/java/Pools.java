@@ -1,0 +1,68 @@
+package loomylin.java;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import loomylin.PoolKind;
+import org.eclipse.jetty.util.VirtualThreads;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.eclipse.jetty.util.thread.ThreadPool;
+import org.eclipse.jetty.util.thread.VirtualThreadPool;
+
+/** Turns a {@link PoolKind} into a real Jetty pool, and a pool into the figures /pool reports. */
+public final class Pools {
+    private Pools() {
+    }
+
+    public static ThreadPool create(PoolKind kind, String name) {
+        return switch (kind.type()) {
+            case QTP -> queued(kind.size(), name);
+            case LOOM -> new LoomThreadPool(name);
+            case JETTY_VTP -> {
+                VirtualThreadPool pool = new VirtualThreadPool(kind.size()); // 0: no cap on concurrent tasks
+                pool.setName(name);
+                yield pool;
+            }
+            case QTP_VT -> {
+                QueuedThreadPool pool = queued(kind.size(), name);
+                pool.setVirtualThreadsExecutor(VirtualThreads.getNamedVirtualThreadsExecutor(name + "-vt-"));
+                yield pool;
+            }
+        };
+    }
+
+    private static QueuedThreadPool queued(int size, String name) {
+        QueuedThreadPool pool = new QueuedThreadPool(size, size); // fixed size, as the seed's pools were
+        pool.setName(name);
+        return pool;
+    }
+
+    /** The pool's own figures, named as Jetty names them. */
+    public static Map<String, Object> figures(ThreadPool pool) {
+        Map<String, Object> f = new LinkedHashMap<>();
+        f.put("pool", pool.getClass().getSimpleName());
+        f.put("threads", pool.getThreads());
+        f.put("idleThreads", pool.getIdleThreads());
+        if (pool instanceof QueuedThreadPool q) {
+            f.put("maxThreads", q.getMaxThreads());
+            f.put("busyThreads", q.getBusyThreads());
+            f.put("leasedThreads", q.getLeasedThreads());
+            f.put("reservedThreads", q.getReservedThreads());
+            f.put("utilizedThreads", q.getUtilizedThreads());
+            f.put("queueSize", q.getQueueSize());
+            f.put("virtualThreads", q.getVirtualThreadsExecutor() != null);
+        } else if (pool instanceof LoomThreadPool l) {
+            f.put("platformThreads", l.getPlatformThreads());
+            f.put("maxPlatformThreads", l.getMaxPlatformThreads());
+            f.put("busyThreads", l.getVirtualThreadsRunning());
+            f.put("maxBusyThreads", l.getMaxVirtualThreadsRunning());
+            f.put("virtualThreadsStarted", l.getVirtualThreadsStarted());
+            f.put("queueSize", 0);
+            f.put("virtualThreads", true);
+        } else if (pool instanceof VirtualThreadPool v) {
+            f.put("maxConcurrentTasks", v.getMaxConcurrentTasks());
+            f.put("queueSize", 0);
+            f.put("virtualThreads", true);
+        }
+        return f;
+    }
+}

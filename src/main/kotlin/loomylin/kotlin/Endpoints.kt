@@ -1,0 +1,83 @@
+package loomylin.kotlin
+
+import io.javalin.http.Context
+import java.util.concurrent.CompletableFuture
+import java.util.concurrent.Executors
+import java.util.concurrent.ScheduledExecutorService
+import java.util.concurrent.TimeUnit
+import loomylin.Json
+import loomylin.Limits
+import loomylin.Params
+import loomylin.ServerFigures
+import loomylin.ServerOptions
+import org.eclipse.jetty.util.thread.ThreadPool
+
+/** The handlers behind every route, one method each. */
+class Endpoints(private val options: ServerOptions, private val pool: ThreadPool, private val hops: HopClient) {
+
+    /** CPU work: `iterations` calls to Math.random(). */
+    fun computational(ctx: Context) {
+        val iterations = Params.integer(ctx.queryParams("iterations"), "iterations", Limits.ITERATIONS_DEFAULT, 0, Limits.ITERATIONS_MAX)
+        var sum = 0.0
+        for (i in 0 until iterations) sum += Math.random()
+        ctx.result(if (sum >= 0) Limits.HELLO else "") // uses sum, so the loop is never optimised away
+    }
+
+    /** Sleeps on the request thread: what a pool of platform threads is worst at. */
+    fun waitBlocking(ctx: Context) {
+        val ms = Params.integer(ctx.queryParams("ms"), "ms", Limits.MS_DEFAULT, 0, Limits.MS_MAX)
+        Thread.sleep(ms.toLong())
+        ctx.result(Limits.HELLO)
+    }
+
+    /** Waits without a thread: a timer completes the future, Javalin answers from there. */
+    fun waitAsync(ctx: Context) {
+        val ms = Params.integer(ctx.queryParams("ms"), "ms", Limits.MS_DEFAULT, 0, Limits.MS_MAX)
+        val done = CompletableFuture<String>()
+        TIMER.schedule({ done.complete(Limits.HELLO) }, ms.toLong(), TimeUnit.MILLISECONDS)
+        ctx.future { done.thenAccept { ctx.result(it) } }
+    }
+
+    /** Three backend calls, each waited for on the request thread. */
+    fun hopsBlocking(ctx: Context) {
+        val delay = delay(ctx)
+        ctx.contentType("application/json").result(hops.meetingsBlocking(token(ctx), delay))
+    }
+
+    /** The same three calls as a chain of futures. */
+    fun hopsAsync(ctx: Context) {
+        val delay = delay(ctx)
+        val token = token(ctx)
+        ctx.future { hops.meetingsAsync(token, delay).thenAccept { body -> ctx.contentType("application/json").result(body) } }
+    }
+
+    /** What this server is and how busy it has been; `?reset=true` resets the high-water marks. */
+    fun pool(ctx: Context) {
+        val reset = ctx.queryParam("reset") == "true"
+        if (reset && pool is LoomThreadPool) pool.resetMax()
+        val body = LinkedHashMap<String, Any>()
+        body["twin"] = "kotlin"
+        body["port"] = ctx.port()
+        body["kind"] = options.pool.toString()
+        body.putAll(ServerFigures.of(ctx, reset))
+        body.putAll(Pools.figures(pool))
+        ctx.contentType("application/json").result(Json.write(body))
+    }
+
+    private companion object {
+        /** Completes /wait-async's futures; the request holds no thread while its timer runs. */
+        val TIMER: ScheduledExecutorService = Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().name("kotlin-wait-async-timer").daemon(true).factory(),
+        )
+
+        /** The caller's token from `Authorization: Bearer ...`, or a demo token when there is none. */
+        fun token(ctx: Context): String {
+            val token = ctx.header("Authorization")?.replaceFirst(Regex("(?i)^bearer\\s+"), "")?.trim().orEmpty()
+            return token.ifEmpty { Limits.DEFAULT_TOKEN }
+        }
+
+        /** The backend delay to ask for, or null for the backend's default. */
+        fun delay(ctx: Context): Int? =
+            if (ctx.queryParams("delay").isEmpty()) null else Params.integer(ctx.queryParams("delay"), "delay", 0, 0, Limits.DELAY_MAX)
+    }
+}

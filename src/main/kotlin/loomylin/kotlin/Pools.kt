@@ -1,0 +1,57 @@
+package loomylin.kotlin
+
+import loomylin.PoolKind
+import org.eclipse.jetty.util.VirtualThreads
+import org.eclipse.jetty.util.thread.QueuedThreadPool
+import org.eclipse.jetty.util.thread.ThreadPool
+import org.eclipse.jetty.util.thread.VirtualThreadPool
+
+/** Turns a [PoolKind] into a real Jetty pool, and a pool into the figures /pool reports. */
+object Pools {
+
+    @JvmStatic
+    fun create(kind: PoolKind, name: String): ThreadPool = when (kind.type()!!) {
+        PoolKind.Type.QTP -> queued(kind.size(), name)
+        PoolKind.Type.LOOM -> LoomThreadPool(name)
+        PoolKind.Type.JETTY_VTP -> VirtualThreadPool(kind.size()).apply { this.name = name } // 0: no cap on concurrent tasks
+        PoolKind.Type.QTP_VT -> queued(kind.size(), name).apply {
+            virtualThreadsExecutor = VirtualThreads.getNamedVirtualThreadsExecutor("$name-vt-")
+        }
+    }
+
+    private fun queued(size: Int, name: String) =
+        QueuedThreadPool(size, size).apply { this.name = name } // fixed size, as the seed's pools were
+
+    /** The pool's own figures, named as Jetty names them. */
+    @JvmStatic
+    fun figures(pool: ThreadPool): Map<String, Any> = buildMap {
+        put("pool", pool.javaClass.simpleName)
+        put("threads", pool.threads)
+        put("idleThreads", pool.idleThreads)
+        when (pool) {
+            is QueuedThreadPool -> {
+                put("maxThreads", pool.maxThreads)
+                put("busyThreads", pool.busyThreads)
+                put("leasedThreads", pool.leasedThreads)
+                put("reservedThreads", pool.reservedThreads)
+                put("utilizedThreads", pool.utilizedThreads)
+                put("queueSize", pool.queueSize)
+                put("virtualThreads", pool.virtualThreadsExecutor != null)
+            }
+            is LoomThreadPool -> {
+                put("platformThreads", pool.platformThreads)
+                put("maxPlatformThreads", pool.maxPlatformThreads)
+                put("busyThreads", pool.virtualThreadsRunning)
+                put("maxBusyThreads", pool.maxVirtualThreadsRunning)
+                put("virtualThreadsStarted", pool.virtualThreadsStarted)
+                put("queueSize", 0)
+                put("virtualThreads", true)
+            }
+            is VirtualThreadPool -> {
+                put("maxConcurrentTasks", pool.maxConcurrentTasks)
+                put("queueSize", 0)
+                put("virtualThreads", true)
+            }
+        }
+    }
+}
