@@ -36,6 +36,8 @@ public final class JettySetup {
             connector.setAcceptQueueSize(options.acceptQueue);
             connector.setIdleTimeout(options.idleTimeoutMs);
             connector.setReuseAddress(true); // a restart right after kill -9 binds at once
+            // On stop, idle keep-alive connections are closed after this long; in-flight ones finish first.
+            connector.setShutdownIdleTimeout(Math.min(1_000, options.graceMs / 2));
             return connector;
         });
         config.jetty.modifyServer(server -> {

@@ -1,0 +1,78 @@
+package loomylin;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.javalin.Javalin;
+import java.net.ServerSocket;
+import java.net.http.HttpResponse;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** The three-hop chain: exactly three backend calls per request, in order, each built on the previous answer. */
+class HopsTest {
+    private static Backend backend;
+
+    @BeforeAll
+    static void start() {
+        backend = Backend.start("127.0.0.1", 0, 1, Backend.Fault.NONE);
+    }
+
+    @AfterAll
+    static void stop() {
+        backend.close();
+    }
+
+    static Stream<Arguments> routes() {
+        return Stream.of(Twin.values()).flatMap(t -> Stream.of(Arguments.of(t, "/hops-blocking"), Arguments.of(t, "/hops-async")));
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("routes")
+    void threeCallsInOrderEachCarryingThePreviousAnswer(Twin twin, String route) {
+        Javalin app = twin.start(PoolKind.loom(), "http://127.0.0.1:" + backend.port());
+        try {
+            synchronized (HopsTest.class) {
+                backend.clearCalls();
+                HttpResponse<String> r = Http.get("http://127.0.0.1:" + app.port() + route, "Bearer token-of-bob");
+                assertEquals(200, r.statusCode(), r.body());
+                String userId = "user-" + Integer.toHexString("token-of-bob".hashCode());
+                assertEquals(List.of(
+                        new Backend.Call("authenticate", "token-of-bob", null, null),
+                        new Backend.Call("authorize", null, userId, null),
+                        new Backend.Call("meetings", null, userId, Limits.AUTHORITY)), backend.calls());
+
+                backend.clearCalls();
+                assertEquals(200, Http.get("http://127.0.0.1:" + app.port() + route).statusCode());
+                assertEquals(Limits.DEFAULT_TOKEN, backend.calls().get(0).token(), "no Authorization header: the demo token");
+                assertEquals(3, backend.calls().size());
+            }
+        } finally {
+            app.stop();
+        }
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("routes")
+    void backendDownIs502NamingTheBackend(Twin twin, String route) throws Exception {
+        int freePort;
+        try (ServerSocket s = new ServerSocket(0)) {
+            freePort = s.getLocalPort();
+        }
+        String url = "http://127.0.0.1:" + freePort;
+        Javalin app = twin.start(PoolKind.loom(), url);
+        try {
+            HttpResponse<String> r = Http.get("http://127.0.0.1:" + app.port() + route);
+            assertEquals(502, r.statusCode(), r.body());
+            assertEquals("backend " + url + " is unreachable at authenticate (connection refused)\n", r.body());
+            assertTrue(r.headers().firstValue("Content-Type").orElse("").startsWith("text/plain"));
+        } finally {
+            app.stop();
+        }
+    }
+}

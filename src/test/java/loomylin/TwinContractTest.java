@@ -1,0 +1,128 @@
+package loomylin;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.javalin.Javalin;
+import java.net.http.HttpResponse;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The contract of every route, checked on both twins, and the twins checked against each other: same
+ * status, content type and body for every request in the table, so they cannot drift apart.
+ */
+class TwinContractTest {
+    private static Backend backend;
+    private static final Map<Twin, Javalin> SERVERS = new LinkedHashMap<>();
+
+    @BeforeAll
+    static void start() {
+        backend = Backend.start("127.0.0.1", 0, 5, Backend.Fault.NONE);
+        for (Twin twin : Twin.values()) SERVERS.put(twin, twin.start(PoolKind.loom(), "http://127.0.0.1:" + backend.port()));
+    }
+
+    @AfterAll
+    static void stop() {
+        SERVERS.values().forEach(Javalin::stop);
+        backend.close();
+    }
+
+    private static final String HELLO = "Hello, World";
+
+    /** path, status, body (null = check separately), content type prefix. */
+    static Stream<Arguments> table() {
+        return Stream.of(
+                Arguments.of("/computational", 200, HELLO, "text/plain"),
+                Arguments.of("/computational?iterations=0", 200, HELLO, "text/plain"),
+                Arguments.of("/computational?iterations=10000", 200, HELLO, "text/plain"),
+                Arguments.of("/computational?iterations=abc", 400, "iterations must be a whole number from 0 to 10000000, got 'abc'\n", "text/plain"),
+                Arguments.of("/computational?iterations=-1", 400, "iterations must be a whole number from 0 to 10000000, got '-1'\n", "text/plain"),
+                Arguments.of("/computational?iterations=10000001", 400, "iterations must be a whole number from 0 to 10000000, got 10000001\n", "text/plain"),
+                Arguments.of("/computational?iterations=99999999999", 400, "iterations must be a whole number from 0 to 10000000, got '99999999999'\n", "text/plain"),
+                Arguments.of("/wait-blocking?ms=1", 200, HELLO, "text/plain"),
+                Arguments.of("/wait-blocking?ms=", 400, "ms must be a whole number from 0 to 60000, got ''\n", "text/plain"),
+                Arguments.of("/wait-blocking?ms=60001", 400, "ms must be a whole number from 0 to 60000, got 60001\n", "text/plain"),
+                Arguments.of("/wait-blocking?ms=1&ms=2", 400, "ms given 2 times; give it once\n", "text/plain"),
+                Arguments.of("/wait-async?ms=1", 200, HELLO, "text/plain"),
+                Arguments.of("/wait-async?ms=1.5", 400, "ms must be a whole number from 0 to 60000, got '1.5'\n", "text/plain"),
+                Arguments.of("/hops-blocking?delay=0", 200, null, "application/json"),
+                Arguments.of("/hops-async?delay=0", 200, null, "application/json"),
+                Arguments.of("/hops-blocking?delay=x", 400, "delay must be a whole number from 0 to 60000, got 'x'\n", "text/plain"),
+                Arguments.of("/hops-async?delay=60001", 400, "delay must be a whole number from 0 to 60000, got 60001\n", "text/plain"),
+                Arguments.of("/nope", 404, "no route GET /nope; routes: " + loomylin.java.Servers.ROUTES + "\n", "text/plain"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("table")
+    void everyTwinAnswersTheSame(String path, int status, String body, String type) {
+        Map<Twin, HttpResponse<String>> answers = new LinkedHashMap<>();
+        for (Twin twin : Twin.values()) answers.put(twin, Http.get("http://127.0.0.1:" + SERVERS.get(twin).port() + path));
+        for (Map.Entry<Twin, HttpResponse<String>> e : answers.entrySet()) {
+            HttpResponse<String> r = e.getValue();
+            assertEquals(status, r.statusCode(), e.getKey() + " " + path + ": " + r.body());
+            if (body != null) assertEquals(body, r.body(), e.getKey() + " " + path);
+            assertTrue(r.headers().firstValue("Content-Type").orElse("").startsWith(type), e.getKey() + " " + path + " " + r.headers());
+        }
+        HttpResponse<String> java = answers.get(Twin.JAVA), kotlin = answers.get(Twin.KOTLIN);
+        assertEquals(java.statusCode(), kotlin.statusCode(), path);
+        assertEquals(java.body(), kotlin.body(), path);
+        assertEquals(java.headers().firstValue("Content-Type"), kotlin.headers().firstValue("Content-Type"), path);
+    }
+
+    @Test
+    void hopsReturnTheMeetingsOfTheCaller() {
+        for (Twin twin : Twin.values()) {
+            for (String route : List.of("/hops-blocking", "/hops-async")) {
+                HttpResponse<String> r = Http.get("http://127.0.0.1:" + SERVERS.get(twin).port() + route + "?delay=0", "Bearer alice");
+                Map<?, ?> json = (Map<?, ?>) Json.parse(r.body());
+                assertEquals("user-" + Integer.toHexString("alice".hashCode()), json.get("userId"), twin + route);
+                assertEquals(2, ((List<?>) json.get("meetings")).size(), twin + route);
+            }
+        }
+    }
+
+    @Test
+    void poolReportsTheSameFiguresInBothTwins() {
+        Map<Twin, Map<?, ?>> pools = new LinkedHashMap<>();
+        for (Twin twin : Twin.values()) {
+            HttpResponse<String> r = Http.get("http://127.0.0.1:" + SERVERS.get(twin).port() + "/pool");
+            assertEquals(200, r.statusCode());
+            assertTrue(r.headers().firstValue("Content-Type").orElse("").startsWith("application/json"));
+            Map<?, ?> json = (Map<?, ?>) Json.parse(r.body());
+            assertEquals(twin.name().toLowerCase(), json.get("twin"));
+            assertEquals("loom", json.get("kind"));
+            assertEquals("LoomThreadPool", json.get("pool"));
+            for (String key : List.of("inFlight", "maxInFlight", "jvmPlatformThreads", "threads", "idleThreads", "busyThreads", "queueSize"))
+                assertTrue(json.get(key) instanceof Number, twin + " /pool lacks " + key + ": " + r.body());
+            pools.put(twin, json);
+        }
+        assertEquals(new TreeSet<>(keys(pools.get(Twin.JAVA))), new TreeSet<>(keys(pools.get(Twin.KOTLIN))));
+        assertEquals(List.copyOf(keys(pools.get(Twin.JAVA))), List.copyOf(keys(pools.get(Twin.KOTLIN))), "same field order");
+    }
+
+    private static java.util.Set<String> keys(Map<?, ?> map) {
+        java.util.Set<String> out = new java.util.LinkedHashSet<>();
+        map.keySet().forEach(k -> out.add((String) k));
+        return out;
+    }
+
+    @Test
+    void noAnswerNamesTheServerVersion() {
+        for (Twin twin : Twin.values()) {
+            HttpResponse<String> r = Http.get("http://127.0.0.1:" + SERVERS.get(twin).port() + "/computational");
+            assertFalse(r.headers().firstValue("Server").isPresent(), r.headers().toString());
+            assertFalse(r.headers().firstValue("X-Powered-By").isPresent(), r.headers().toString());
+        }
+    }
+}
