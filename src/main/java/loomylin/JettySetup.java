@@ -30,7 +30,10 @@ public final class JettySetup {
             http.setSendXPoweredBy(false);
         });
         config.jetty.addConnector((server, http) -> {
-            ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
+            // One acceptor and one selector on every machine: Jetty's defaults grow with the cores and lease
+            // those threads from the pool, which would leave qtp:4 a different number of request threads
+            // on every machine (none on 16 cores, where it would not even start).
+            ServerConnector connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(http));
             connector.setHost(options.host);
             connector.setPort(options.port);
             connector.setAcceptQueueSize(options.acceptQueue);

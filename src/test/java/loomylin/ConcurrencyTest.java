@@ -42,7 +42,7 @@ class ConcurrencyTest {
                 // A fixed QTP lends threads to Jetty's acceptor and selector first; only the rest can run requests
                 // (and one of those may sit reserved for Jetty's execute-produce-consume hand-off).
                 long unleased = Http.number(pool, "maxThreads") - Http.number(pool, "leasedThreads");
-                assertEquals(2, unleased, "on this machine Jetty leases 2 of qtp:4's threads: " + pool.body());
+                assertEquals(2, unleased, "one acceptor and one selector lease 2 of qtp:4's threads: " + pool.body());
                 assertTrue(max <= unleased, "requests ran only on unleased threads: " + pool.body());
             }
         } finally {
