@@ -178,6 +178,16 @@ start() {
   fi
 }
 
+# oneshot NAME [image args...]: runs the image in the foreground; sets $out and $status (the container's exit
+# status, read back with inspect: more reliable across engines than the status of `run --rm`).
+oneshot() {
+  local name=$1; shift
+  containers+=("$name")
+  out=$(timeout 60 "$engine" run --name "$name" "$image" "$@" 2>&1)
+  status=$(timeout 30 "$engine" inspect --format '{{.State.ExitCode}}' "$name" 2>/dev/null) || status="?"
+  out=$(grep -v 'systemd' <<<"$out")
+}
+
 running() { [[ "$(timeout 30 "$engine" inspect --format '{{.State.Running}}' "$1" 2>/dev/null)" == true ]]; }
 
 # wait_ready CONTAINER PORT:PATH:STATUS ...: polls until each answers with its status, or gives up.
@@ -259,11 +269,11 @@ judge $? "image has a HEALTHCHECK" \
   "image has no HEALTHCHECK (podman: build with --format docker)"
 
 # ---- one-shot runs: --help, and a usage error's exit status ------------------------------------------------
-out=$(timeout 60 "$engine" run --rm "$image" --help 2>&1); status=$?
+oneshot loomylin-smoke-help-$$ --help
 [[ $status == 0 && "$out" == *Usage:* ]]
 judge $? "run $image --help: usage, exit 0" \
   "run $image --help: exit $status, output '$(head -c 160 <<<"$out" | tr '\n' ' ')'"
-out=$(timeout 60 "$engine" run --rm "$image" --pools nonsense 2>&1); status=$?
+oneshot loomylin-smoke-usage-$$ --pools nonsense
 [[ $status == 2 && "$out" == *"unknown pool"* ]]
 judge $? "run $image --pools nonsense: one line, exit 2" \
   "run $image --pools nonsense: exit $status (want 2), output '$(head -c 160 <<<"$out" | tr '\n' ' ')'"
