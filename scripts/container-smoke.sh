@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Container smoke test: builds the image from the Dockerfile at the repository's top, runs it the ways the
-# README shows, and checks every route of every server through the published ports, the Kotlin twin, an
-# environment-variable pool override, `backend --delay 333`, the health check, and a graceful `stop`.
+# README shows, and checks every route of every server through the published ports, the Kotlin twin, pools
+# and twin from environment variables, `backend --delay 333`, the health check, and a graceful `stop`.
 #
 #   scripts/container-smoke.sh
 #
@@ -172,7 +172,7 @@ start() {
   image_args=("$@")
   containers+=("$name")
   timeout 60 "$engine" rm -f "$name" >/dev/null 2>&1
-  say "$engine run -d --name $name ${run_args[*]} $image ${image_args[*]}"
+  say "$(echo "$engine run -d --name $name ${run_args[*]} $image ${image_args[*]}" | sed 's/ *$//')"
   if ! timeout 120 "$engine" run -d --name "$name" "${run_args[@]}" "$image" "${image_args[@]}" >"$work/run.out" 2>&1; then
     abort "$engine run $name failed: $(grep -v 'systemd' "$work/run.out" | tail -3 | tr '\n' ' ')"
   fi
@@ -334,28 +334,26 @@ log=$(timeout 20 "$engine" logs "$main" 2>&1)
 judge $? "$main: logged 'SIGTERM: stopping'" \
   "$main: no 'SIGTERM: stopping' in its log"
 
-# ---- the Kotlin twin ---------------------------------------------------------------------------------------
-kotlin=loomylin-smoke-kotlin-$$
-start "$kotlin" "${publish[@]}" -- --twin kotlin
-wait_ready "$kotlin" "$base:/pool:200" "$((base + 1)):/pool:200" "$((base + 2)):/pool:200"
-for i in 0 1 2; do
-  p=$((base + i)) u="http://$host:$((base + i))"
-  expect "$p /pool kind ${kinds[i]}, kotlin twin" "$u/pool" 200 "^\{\"twin\":\"kotlin\",.*\"kind\":\"${kinds[i]}\""
-  expect "$p /hops-async (kotlin)" "$u/hops-async" 200 '^\{.*"meetings":\['
-done
-stop_check "$kotlin"
-
-# ---- pools from the environment ----------------------------------------------------------------------------
-envpools=loomylin-smoke-env-$$
-start "$envpools" "${publish[@]}" -e LOOMYLIN_POOLS=qtp:8,jetty-vtp,qtp-vt:8
-wait_ready "$envpools" "$base:/pool:200" "$((base + 1)):/pool:200" "$((base + 2)):/pool:200"
-kinds=(qtp:8 jetty-vtp qtp-vt:8)
-for i in 0 1 2; do
-  p=$((base + i)) u="http://$host:$((base + i))"
-  expect "$p /pool kind ${kinds[i]} from LOOMYLIN_POOLS" "$u/pool" 200 "\"kind\":\"${kinds[i]}\""
-  expect "$p /wait-blocking (${kinds[i]})" "$u/wait-blocking?ms=20" 200 '^Hello, World$'
-done
-stop_check "$envpools"
+# ---- the Kotlin twin, and pools and twin from the environment ----------------------------------------------
+# servers NAME TWIN KIND,KIND,KIND [run args...] -- [image args...]: starts the servers, checks that each port
+# runs the twin and pool asked for and answers, then stops them.
+servers() {
+  local name=$1 twin=$2 kinds i p u
+  IFS=, read -r -a kinds <<<"$3"
+  shift 3
+  start "$name" "${publish[@]}" "$@"
+  wait_ready "$name" "$base:/pool:200" "$((base + 1)):/pool:200" "$((base + 2)):/pool:200"
+  for i in 0 1 2; do
+    p=$((base + i)) u="http://$host:$((base + i))"
+    expect "$p /pool kind ${kinds[i]}, $twin twin" "$u/pool" 200 "^\{\"twin\":\"$twin\",.*\"kind\":\"${kinds[i]}\""
+    expect "$p /wait-blocking ($twin, ${kinds[i]})" "$u/wait-blocking?ms=20" 200 '^Hello, World$'
+    expect "$p /hops-async ($twin, ${kinds[i]})" "$u/hops-async" 200 '^\{.*"meetings":\['
+  done
+  stop_check "$name"
+}
+servers "loomylin-smoke-kotlin-$$" kotlin qtp:4,qtp:32,loom -- --twin kotlin
+servers "loomylin-smoke-pools-$$" java qtp:8,jetty-vtp,qtp-vt:8 -e LOOMYLIN_POOLS=qtp:8,jetty-vtp,qtp-vt:8
+servers "loomylin-smoke-env-$$" kotlin qtp:4,qtp:32,jetty-vtp -e LOOMYLIN_TWIN=kotlin -e LOOMYLIN_POOL_7002=jetty-vtp
 
 # ---- the backend alone -------------------------------------------------------------------------------------
 backend=loomylin-smoke-backend-$$
