@@ -84,7 +84,8 @@ public final class Launcher {
                         : flags.integer("backend-port", 0, 65535);
                 Backend backend = bind(() -> Backend.start(base.host, backendPort, flags.integer("delay", 0, Limits.DELAY_MAX), Backend.Fault.NONE));
                 running.add(backend);
-                base.backend = URI.create("http://localhost:" + backend.port());
+                String reach = base.host.equals("0.0.0.0") || base.host.equals("::") ? "localhost" : base.host;
+                base.backend = URI.create("http://" + (reach.contains(":") ? "[" + reach + "]" : reach) + ":" + backend.port());
                 log("backend on port {} ({}, delay {} ms)", backend.port(), Backend.ROUTES, flags.get("delay"));
             }
             for (Map.Entry<Integer, PoolKind> e : pools.entrySet()) {
@@ -184,11 +185,18 @@ public final class Launcher {
     /** Blocks until SIGTERM/SIGINT, then stops everything (each within its grace) and exits 0. */
     public static void awaitSignal(List<? extends AutoCloseable> running) {
         CountDownLatch stopped = new CountDownLatch(1);
-        SignalHandler onSignal = signal -> Thread.ofPlatform().name("loomylin-stop").start(() -> {
-            log("SIG{}: stopping (in-flight requests may finish)", signal.getName());
-            stopAll(running);
-            stopped.countDown();
-        });
+        java.util.concurrent.atomic.AtomicBoolean stopping = new java.util.concurrent.atomic.AtomicBoolean();
+        SignalHandler onSignal = signal -> {
+            if (stopping.getAndSet(true)) { // a second signal: the user does not want to wait
+                log("SIG{} again: exiting now", signal.getName());
+                Runtime.getRuntime().halt(1);
+            }
+            Thread.ofPlatform().name("loomylin-stop").start(() -> {
+                log("SIG{}: stopping (in-flight requests may finish; signal again to exit now)", signal.getName());
+                stopAll(running);
+                stopped.countDown();
+            });
+        };
         Signal.handle(new Signal("TERM"), onSignal);
         Signal.handle(new Signal("INT"), onSignal);
         try {

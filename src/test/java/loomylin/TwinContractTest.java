@@ -102,6 +102,7 @@ class TwinContractTest {
             Map<?, ?> json = (Map<?, ?>) Json.parse(r.body());
             assertEquals(twin.name().toLowerCase(), json.get("twin"));
             assertEquals("loom", json.get("kind"));
+            assertEquals((long) SERVERS.get(twin).port(), json.get("port"));
             assertEquals("LoomThreadPool", json.get("pool"));
             for (String key : List.of("inFlight", "maxInFlight", "jvmPlatformThreads", "threads", "idleThreads", "busyThreads", "queueSize"))
                 assertTrue(json.get(key) instanceof Number, twin + " /pool lacks " + key + ": " + r.body());

@@ -72,7 +72,7 @@ public final class Endpoints {
         if (reset && pool instanceof LoomThreadPool loom) loom.resetMax();
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("twin", "java");
-        body.put("port", ctx.port());
+        body.put("port", ctx.req().getLocalPort()); // the port served, not the Host header's
         body.put("kind", options.pool.toString());
         body.putAll(ServerFigures.of(ctx, reset));
         body.putAll(Pools.figures(pool));

@@ -57,7 +57,7 @@ class Endpoints(private val options: ServerOptions, private val pool: ThreadPool
         if (reset && pool is LoomThreadPool) pool.resetMax()
         val body = LinkedHashMap<String, Any>()
         body["twin"] = "kotlin"
-        body["port"] = ctx.port()
+        body["port"] = ctx.req().localPort // the port served, not the Host header's
         body["kind"] = options.pool.toString()
         body.putAll(ServerFigures.of(ctx, reset))
         body.putAll(Pools.figures(pool))
