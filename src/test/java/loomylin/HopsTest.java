@@ -8,25 +8,15 @@ import java.net.ServerSocket;
 import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** The three-hop chain: exactly three backend calls per request, in order, each built on the previous answer. */
 class HopsTest {
-    private static Backend backend;
-
-    @BeforeAll
-    static void start() {
-        backend = Backend.start("127.0.0.1", 0, 1, Backend.Fault.NONE);
-    }
-
-    @AfterAll
-    static void stop() {
-        backend.close();
-    }
+    @RegisterExtension
+    static final BackendExtension BACKEND = new BackendExtension(1, Backend.Fault.NONE);
 
     static Stream<Arguments> routes() {
         return Stream.of(Twin.values()).flatMap(t -> Stream.of(Arguments.of(t, "/hops-blocking"), Arguments.of(t, "/hops-async")));
@@ -35,22 +25,22 @@ class HopsTest {
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("routes")
     void threeCallsInOrderEachCarryingThePreviousAnswer(Twin twin, String route) {
-        Javalin app = twin.start(PoolKind.loom(), "http://127.0.0.1:" + backend.port());
+        Javalin app = twin.start(PoolKind.loom(), BACKEND.url());
         try {
             synchronized (HopsTest.class) {
-                backend.clearCalls();
+                BACKEND.get().clearCalls();
                 HttpResponse<String> r = Http.get("http://127.0.0.1:" + app.port() + route, "Bearer token-of-bob");
                 assertEquals(200, r.statusCode(), r.body());
                 String userId = "user-" + Integer.toHexString("token-of-bob".hashCode());
                 assertEquals(List.of(
                         new Backend.Call("authenticate", "token-of-bob", null, null),
                         new Backend.Call("authorize", null, userId, null),
-                        new Backend.Call("meetings", null, userId, Limits.AUTHORITY)), backend.calls());
+                        new Backend.Call("meetings", null, userId, Limits.AUTHORITY)), BACKEND.get().calls());
 
-                backend.clearCalls();
+                BACKEND.get().clearCalls();
                 assertEquals(200, Http.get("http://127.0.0.1:" + app.port() + route).statusCode());
-                assertEquals(Limits.DEFAULT_TOKEN, backend.calls().get(0).token(), "no Authorization header: the demo token");
-                assertEquals(3, backend.calls().size());
+                assertEquals(Limits.DEFAULT_TOKEN, BACKEND.get().calls().get(0).token(), "no Authorization header: the demo token");
+                assertEquals(3, BACKEND.get().calls().size());
             }
         } finally {
             app.stop();
