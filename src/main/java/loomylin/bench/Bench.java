@@ -31,6 +31,7 @@ public final class Bench {
     /** Runs the bench; returns the output directory, or throws StartupFailure after writing what finished. */
     static Path run(BenchConfig config, String commandLine, PrintStream out) {
         Path hey = HeyBinary.locate(config.hey(), System.getenv("PATH"));
+        OpenFileLimit.check(config.runs(), Path.of("/proc/self/limits"));
         Path dir = config.out().toAbsolutePath();
         try {
             Files.createDirectories(dir);
@@ -111,7 +112,8 @@ public final class Bench {
         }
     }
 
+    /** Our own failures are already one readable line; anything else keeps its type. */
     private static String message(Exception e) {
-        return e instanceof StartupFailure || e.getMessage() == null ? String.valueOf(e.getMessage() == null ? e : e.getMessage()) : e.toString();
+        return e instanceof StartupFailure || e instanceof loomylin.UsageError ? e.getMessage() : e.toString();
     }
 }

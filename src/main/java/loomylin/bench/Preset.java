@@ -43,7 +43,7 @@ record Preset(String name, String summary, List<Block> blocks, RequestRule reque
             new RequestRule(10, 100, 100), "500ms", 10, "256m");
 
     /** A few minutes: every kind of pool and endpoint at a low and a high concurrency. */
-    static final Preset QUICK = new Preset("quick", "every pool kind and endpoint at a low and a high concurrency; a few minutes",
+    static final Preset QUICK = new Preset("quick", "26 runs: every pool kind and endpoint at a low and a high concurrency; 3-4 minutes on 2 cores",
             List.of(
                     new Block(List.of("qtp:4", "loom", "jetty-vtp", "qtp-vt:8"), List.of("computational"), List.of(50, 500)),
                     new Block(List.of("qtp:32", "loom", "jetty-vtp"), List.of("wait-blocking?ms=100", "wait-async?ms=100"), List.of(50, 2000)),
@@ -52,18 +52,20 @@ record Preset(String name, String summary, List<Block> blocks, RequestRule reque
             new RequestRule(3, 500, 4000), "1s", 100, "512m");
 
     /**
-     * What the README's results come from, sized for about 25 minutes on 2 cores. Each block answers a
-     * question (and the targets P1-P6 read their rows from it): CPU work on every pool; waiting with and
-     * without a thread; the three-hop chain blocking and async; memory with a platform thread per client.
-     * qtp:4 only runs the CPU block and qtp:32 only the low concurrency of the hops block: elsewhere they
-     * would spend minutes queueing.
+     * What the README's results come from: about 60 runs, sized for well under 25 minutes on 2 cores. Each
+     * block answers a question (and the targets P1-P6 read their rows from it): CPU work on every pool;
+     * waiting with and without a thread; the three-hop chain blocking and async; memory with a platform
+     * thread per client. qtp:4 runs only the CPU block and qtp:32 only the low concurrency of the hops block:
+     * elsewhere they would spend minutes queueing to show what one run shows. At least 2000 requests per
+     * run, so that at c=50 each client makes 40 requests and the start and end of a run weigh little.
      */
-    static final Preset FULL = new Preset("full", "the README's results: 5 blocks, about 60 runs; about 25 minutes on 2 cores",
+    static final Preset FULL = new Preset("full", "the README's results: 6 blocks, 59 runs; about 10-16 minutes on 2 cores",
             List.of(
                     new Block(List.of("qtp:4", "qtp:32", "loom", "jetty-vtp", "qtp-vt:8"), List.of("computational"), List.of(50, 500, 2000)),
                     new Block(List.of("qtp:32", "loom", "jetty-vtp", "qtp-vt:8"), List.of("wait-blocking?ms=100", "wait-async?ms=100"), List.of(50, 500, 2000)),
+                    new Block(List.of("qtp:2500"), List.of("wait-blocking?ms=100", "wait-async?ms=100"), List.of(2000)),
                     new Block(List.of("qtp:32", "loom", "jetty-vtp", "qtp-vt:8"), List.of("hops-blocking", "hops-async"), List.of(50)),
                     new Block(List.of("loom", "jetty-vtp", "qtp-vt:8"), List.of("hops-blocking", "hops-async"), List.of(1000)),
                     new Block(List.of("loom", "qtp:2500", "jetty-vtp", "qtp-vt:8"), List.of("wait-blocking?ms=1000"), List.of(2000))),
-            new RequestRule(5, 1000, 10000), "3s", 100, "512m");
+            new RequestRule(5, 2000, 10000), "3s", 100, "512m");
 }

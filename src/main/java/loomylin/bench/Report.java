@@ -52,7 +52,7 @@ final class Report {
         for (Targets.Target t : targets) {
             md.append("| ").append(t.id()).append(" | ").append(t.what()).append(" | ").append(t.valueText())
                     .append(" | ").append(t.goal()).append(" | ").append(t.result()).append(" | ").append(t.detail())
-                    .append(t.runs().isEmpty() ? "" : "; " + t.runs()).append(" |\n");
+                    .append(t.runs().isEmpty() ? "" : " (" + t.runs() + ")").append(" |\n");
         }
         md.append('\n');
 
@@ -67,6 +67,7 @@ final class Report {
                 md.append("No finished runs.\n\n");
                 continue;
             }
+            pivot(md, mine, pools);
             md.append("| c | pool | req/s | p50 ms | p90 ms | p99 ms | max ms | errors | CPU s | idle RSS MB | peak RSS MB | threads | client-limited |\n");
             md.append("|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n");
             for (RunResult r : mine) {
@@ -87,5 +88,25 @@ final class Report {
             md.append('\n');
         }
         Files.writeString(file, md, StandardCharsets.UTF_8);
+    }
+
+    /** Throughput and p99 with the pools as columns: the comparison at a glance, before the full table. */
+    private static void pivot(StringBuilder md, List<RunResult> rows, List<PoolKind> allPools) {
+        List<PoolKind> pools = allPools.stream().filter(p -> rows.stream().anyMatch(r -> r.spec().pool().equals(p))).toList();
+        md.append("| c |");
+        pools.forEach(p -> md.append(' ').append(p).append(" |"));
+        md.append("\n|--:|");
+        pools.forEach(p -> md.append("--:|"));
+        md.append('\n');
+        for (int c : rows.stream().map(r -> r.spec().concurrency()).distinct().sorted().toList()) {
+            md.append("| ").append(c).append(" |");
+            for (PoolKind p : pools) {
+                RunResult r = rows.stream().filter(x -> x.spec().pool().equals(p) && x.spec().concurrency() == c).findFirst().orElse(null);
+                md.append(' ').append(r == null ? "" : RunResult.fixed(r.rps(), 0) + " req/s, p99 " + RunResult.fixed(r.p99Ms(), 0) + " ms"
+                        + (r.errors() > 0 ? ", " + r.errors() + " errors" : "")).append(" |");
+            }
+            md.append('\n');
+        }
+        md.append('\n');
     }
 }

@@ -57,7 +57,7 @@ final class RunExecutor {
         for (int attempt = 1; ; attempt++) {
             ServerProcess server = ServerProcess.server(run.pool().toString(), config.twin(), config.heap(), FreePort.pick(), backend, serversLog);
             try {
-                server.awaitPool(run.pool().toString());
+                server.awaitPool(run.pool().toString(), config.twin());
                 return server;
             } catch (StartupFailure e) {
                 server.close();

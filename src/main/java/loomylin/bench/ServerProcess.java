@@ -109,11 +109,13 @@ final class ServerProcess implements AutoCloseable {
         throw new StartupFailure(name + " did not answer " + pathAndQuery + " within " + START_TIMEOUT.toSeconds() + " s: " + outputTail());
     }
 
-    /** Starts, and checks through /pool that the server runs the pool asked for. */
-    void awaitPool(String pool) {
+    /** Starts, and checks through /pool that the server runs the pool and twin asked for. */
+    void awaitPool(String pool, String twin) {
         String body = awaitReady("/pool");
-        Object kind = Json.parse(body) instanceof Map<?, ?> m ? m.get("kind") : null;
-        if (!pool.equals(kind)) throw new StartupFailure(name + " reports pool '" + kind + "', expected '" + pool + "'");
+        Map<?, ?> figures = Json.parse(body) instanceof Map<?, ?> m ? m : Map.of();
+        if (!pool.equals(figures.get("kind")) || !twin.equals(figures.get("twin")))
+            throw new StartupFailure(name + " reports pool '" + figures.get("kind") + "' of the " + figures.get("twin")
+                    + " twin, expected '" + pool + "' of the " + twin + " twin");
     }
 
     private String get(String pathAndQuery) {

@@ -35,7 +35,7 @@ class BenchFlagsTest {
     @Test
     void explicitListsReplaceThePresetsInEveryBlockAndRunsComeOnce() {
         BenchConfig c = parse("--preset", "full", "--pools", "loom", "--endpoints", "/wait-async?ms=5", "--concurrency", "3,6");
-        assertEquals(List.of("loom wait-async?ms=5 c=3 n=999", "loom wait-async?ms=5 c=6 n=996"), describe(c.runs()));
+        assertEquals(List.of("loom wait-async?ms=5 c=3 n=1998", "loom wait-async?ms=5 c=6 n=1998"), describe(c.runs()));
     }
 
     @Test
@@ -51,7 +51,7 @@ class BenchFlagsTest {
         assertEquals(List.of(300, 500, 2000), parse("--preset", "smoke", "--pools", "loom", "--endpoints", "computational",
                 "--concurrency", "3,500,2000", "--requests", "301").runs().stream().map(RunSpec::requests).toList());
         RequestRule full = Preset.FULL.requests();
-        assertEquals(1000, full.requestsFor(50));
+        assertEquals(2000, full.requestsFor(50));
         assertEquals(2500, full.requestsFor(500));
         assertEquals(10000, full.requestsFor(2000));
         assertEquals(9999, full.requestsFor(3333));
@@ -60,6 +60,7 @@ class BenchFlagsTest {
     @Test
     void theFullPresetCoversEveryTarget() {
         List<String> runs = describe(parse("--preset", "full").runs());
+        assertEquals(59, runs.size());
         for (String needed : List.of("loom wait-blocking?ms=100 c=50", "loom computational c=50", "qtp:4 computational c=50",
                 "loom wait-blocking?ms=100 c=2000", "loom wait-async?ms=100 c=2000", "loom hops-blocking c=1000",
                 "loom hops-async c=1000", "loom wait-blocking?ms=1000 c=2000", "qtp:2500 wait-blocking?ms=1000 c=2000")) {
