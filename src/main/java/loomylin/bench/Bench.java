@@ -30,6 +30,8 @@ public final class Bench {
 
     /** Runs the bench; returns the output directory, or throws StartupFailure after writing what finished. */
     static Path run(BenchConfig config, String commandLine, PrintStream out) {
+        if (!Files.isReadable(Path.of("/proc/self/stat")))
+            throw new loomylin.UsageError("the bench measures servers through /proc, so it runs on Linux only");
         Path hey = HeyBinary.locate(config.hey(), System.getenv("PATH"));
         OpenFileLimit.check(config.runs(), Path.of("/proc/self/limits"));
         Path dir = config.out().toAbsolutePath();
