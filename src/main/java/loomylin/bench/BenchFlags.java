@@ -93,7 +93,8 @@ final class BenchFlags {
                 Starts a backend JVM, then for each run a fresh server JVM on one pool, warms it up with a short
                 hey burst, and measures one hey run against it while sampling the server's /proc figures.
                 Writes DIR/results.csv (a row per run, written as each run ends), DIR/report.md, DIR/targets.csv,
-                DIR/<endpoint>.png and DIR/servers.log (the server and backend JVMs' output).
+                DIR/<endpoint>.png (one 3x2 chart grid per endpoint), and the JVMs' output in DIR/servers.log and
+                DIR/backend.log. Linux only (reads /proc).
 
                 Presets:
                 """ + presets() + """
