@@ -1,13 +1,121 @@
 package loomylin.bench;
 
-import loomylin.UsageError;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import loomylin.Flags;
+import loomylin.StartupFailure;
 
-/** Placeholder until the benchmark harness lands. */
+/**
+ * {@code loomylin bench}: runs the plan of a preset (or of the flags) one run at a time, each against a
+ * fresh server JVM, and writes results.csv as it goes, then report.md, targets.csv and the charts.
+ * A run that fails stops the bench; what finished before it is still written, and the exit status is 1.
+ */
 public final class Bench {
     private Bench() {
     }
 
     public static void main(String[] args) {
-        throw new UsageError("bench is not built yet");
+        Flags flags = Flags.parse(args, BenchFlags.FLAGS, System.getenv());
+        if (flags.help()) {
+            System.out.print(BenchFlags.help());
+            return;
+        }
+        run(BenchFlags.parse(flags), "java -jar loomylin.jar bench " + String.join(" ", args), System.out);
+    }
+
+    /** Runs the bench; returns the output directory, or throws StartupFailure after writing what finished. */
+    static Path run(BenchConfig config, String commandLine, PrintStream out) {
+        if (!Files.isReadable(Path.of("/proc/self/stat")))
+            throw new loomylin.UsageError("the bench measures servers through /proc, so it runs on Linux only");
+        Path hey = HeyBinary.locate(config.hey(), System.getenv("PATH"));
+        OpenFileLimit.check(config.runs(), Path.of("/proc/self/limits"));
+        Path dir = config.out().toAbsolutePath();
+        try {
+            Files.createDirectories(dir);
+            Path serversLog = dir.resolve("servers.log");
+            Path backendLog = dir.resolve("backend.log");
+            Files.writeString(serversLog, "");
+            Files.writeString(backendLog, "");
+            Machine machine = Machine.describe(hey);
+            List<RunSpec> plan = config.runs();
+            out.printf("bench: preset %s, %d runs, %s twin, hey %s -> %s%n", config.preset().name(), plan.size(), config.twin(), hey, dir);
+
+            List<RunResult> rows = new ArrayList<>();
+            String failure = null;
+            ServerProcess backend = null;
+            try (ResultsCsv csv = ResultsCsv.create(dir.resolve("results.csv"))) {
+                URI backendUri;
+                if (plan.stream().anyMatch(r -> r.endpoint().usesBackend())) {
+                    backend = startBackend(config.backendDelayMs(), backendLog);
+                    backendUri = backend.uri("");
+                } else {
+                    backendUri = URI.create("http://" + ServerProcess.HOST + ":" + FreePort.pick()); // never called
+                }
+                RunExecutor executor = new RunExecutor(config, hey, backendUri, serversLog, machine.cores());
+                Progress progress = new Progress(plan.size(), out);
+                for (int i = 0; i < plan.size(); i++) {
+                    RunSpec run = plan.get(i);
+                    Files.writeString(serversLog, "=== run " + (i + 1) + "/" + plan.size() + ": " + run.describe() + "\n",
+                            java.nio.file.StandardOpenOption.APPEND);
+                    try {
+                        RunResult row = executor.execute(run);
+                        csv.append(row);
+                        rows.add(row);
+                        progress.done(i + 1, row);
+                    } catch (Exception e) {
+                        failure = "run " + (i + 1) + "/" + plan.size() + " (" + run.describe() + ") failed: " + message(e);
+                        progress.failed(i + 1, run, message(e));
+                        if (e instanceof InterruptedException) Thread.currentThread().interrupt();
+                        break;
+                    }
+                }
+            } catch (StartupFailure e) {
+                failure = "backend: " + e.getMessage();
+            } finally {
+                if (backend != null) backend.close();
+            }
+            writeSummaries(config, commandLine, machine, plan, rows, dir, failure);
+            if (failure != null)
+                throw new StartupFailure("bench " + failure + " (" + rows.size() + " finished runs written to " + dir + ")");
+            out.printf("bench: done; %s%n", dir.resolve("report.md"));
+            return dir;
+        } catch (IOException e) {
+            throw new StartupFailure("bench: " + e.getMessage());
+        }
+    }
+
+    private static void writeSummaries(BenchConfig config, String commandLine, Machine machine, List<RunSpec> plan,
+                                       List<RunResult> rows, Path dir, String failure) throws IOException {
+        List<Targets.Target> targets = Targets.evaluate(rows, machine.cores());
+        Targets.writeCsv(dir.resolve("targets.csv"), targets);
+        List<Endpoint> charted = new ArrayList<>();
+        for (Endpoint e : Plan.endpoints(plan)) {
+            if (Charts.write(dir, e, Plan.pools(plan), rows)) charted.add(e);
+            else Files.deleteIfExists(dir.resolve(Charts.fileName(e))); // an earlier bench's chart would mislead
+        }
+        Report.write(dir.resolve("report.md"), config, commandLine, machine, plan, rows, targets, charted, failure);
+    }
+
+    private static ServerProcess startBackend(int delayMs, Path log) throws IOException {
+        for (int attempt = 1; ; attempt++) {
+            ServerProcess backend = ServerProcess.backend(FreePort.pick(), delayMs, log);
+            try {
+                backend.awaitReady("/authorize?userId=bench&delay=0");
+                return backend;
+            } catch (StartupFailure e) {
+                backend.close();
+                if (!backend.portTaken() || attempt == 3) throw e;
+            }
+        }
+    }
+
+    /** Our own failures are already one readable line; anything else keeps its type. */
+    private static String message(Exception e) {
+        return e instanceof StartupFailure || e instanceof loomylin.UsageError ? e.getMessage() : e.toString();
     }
 }

@@ -1,0 +1,14 @@
+package loomylin.bench;
+
+/** Exact percentiles of a sorted sample, nearest-rank: the smallest value with at least p% of the sample at or below it. */
+final class Percentiles {
+    private Percentiles() {
+    }
+
+    static double of(double[] sorted, double p) {
+        if (sorted.length == 0) return Double.NaN;
+        if (p <= 0) return sorted[0];
+        int rank = (int) Math.ceil(p / 100.0 * sorted.length);
+        return sorted[Math.min(Math.max(rank, 1), sorted.length) - 1];
+    }
+}

@@ -1,0 +1,34 @@
+package loomylin.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/** Reads a process's stat and status files under a proc root: /proc, or a directory of recorded samples in tests. */
+final class ProcReader {
+    static final ProcReader SYSTEM = new ProcReader(Path.of("/proc"));
+
+    private final Path root;
+
+    ProcReader(Path root) {
+        this.root = root;
+    }
+
+    /** Empty once the process is gone (reaped): sampling races with exit, and that is no error. */
+    Optional<ProcStat> stat(long pid) {
+        return read(pid, "stat").map(ProcStat::parse);
+    }
+
+    Optional<ProcStatus> status(long pid) {
+        return read(pid, "status").map(ProcStatus::parse);
+    }
+
+    private Optional<String> read(long pid, String file) {
+        try {
+            return Optional.of(Files.readString(root.resolve(Long.toString(pid)).resolve(file)));
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+}

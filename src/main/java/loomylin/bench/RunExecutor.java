@@ -1,0 +1,85 @@
+package loomylin.bench;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import loomylin.StartupFailure;
+
+/**
+ * Makes one run: a fresh server JVM on the run's pool, its idle memory, a warm-up burst, then the measured
+ * hey run while {@link ProcSampler} watches the server; the server is stopped whatever happens.
+ */
+final class RunExecutor {
+    /** Lets the JVM finish start-up work (class loading, first compilations) before idle memory is read. */
+    private static final Duration SETTLE = Duration.ofMillis(300);
+    private static final Duration SAMPLE_EVERY = Duration.ofMillis(100);
+    private static final int START_ATTEMPTS = 3;
+
+    private final BenchConfig config;
+    private final Path hey;
+    private final URI backend;
+    private final Path serversLog;
+    private final int cores;
+
+    RunExecutor(BenchConfig config, Path hey, URI backend, Path serversLog, int cores) {
+        this.config = config;
+        this.hey = hey;
+        this.backend = backend;
+        this.serversLog = serversLog;
+        this.cores = cores;
+    }
+
+    RunResult execute(RunSpec run) throws IOException, InterruptedException {
+        ServerProcess server = start(run);
+        try {
+            Thread.sleep(SETTLE.toMillis());
+            long idleRssKb = ProcReader.SYSTEM.status(server.pid()).map(ProcStatus::rssKb)
+                    .orElseThrow(() -> new StartupFailure("server " + run.pool() + " exited before the run: " + server.outputTail()));
+            URI url = server.uri(run.endpoint().pathAndQuery());
+            try (ProcSampler sampler = new ProcSampler(ProcReader.SYSTEM, server.pid(), SAMPLE_EVERY)) {
+                sampler.start();
+                HeyRun.warmUp(hey, url, config.warmup(), Math.min(run.concurrency(), config.warmupConcurrency()), config.timeoutS());
+                long cpuBefore = cpuTicks(server);
+                HeyRun.Measured measured = HeyRun.measure(hey, url, run.requests(), run.concurrency(), config.timeoutS(), sampler);
+                long cpuAfter = cpuTicks(server);
+                sampler.close();
+                if (!server.alive()) throw new StartupFailure("server " + run.pool() + " exited during the run: " + server.outputTail());
+                return result(run, measured, (cpuAfter - cpuBefore) / ProcStat.TICKS_PER_SECOND, idleRssKb, sampler.peaks());
+            }
+        } finally {
+            server.close();
+        }
+    }
+
+    /** Picks a free port; if another process grabs it before the server binds, tries another. */
+    private ServerProcess start(RunSpec run) throws IOException {
+        for (int attempt = 1; ; attempt++) {
+            ServerProcess server = ServerProcess.server(run.pool().toString(), config.twin(), config.heap(), FreePort.pick(), backend, serversLog);
+            try {
+                server.awaitPool(run.pool().toString(), config.twin());
+                return server;
+            } catch (StartupFailure e) {
+                server.close();
+                if (!server.portTaken() || attempt == START_ATTEMPTS) throw e;
+            }
+        }
+    }
+
+    private static long cpuTicks(ServerProcess server) {
+        return ProcReader.SYSTEM.stat(server.pid()).map(ProcStat::cpuTicks)
+                .orElseThrow(() -> new StartupFailure("server exited during the run: " + server.outputTail()));
+    }
+
+    private RunResult result(RunSpec run, HeyRun.Measured m, double cpuS, long idleRssKb, ProcSampler.Peaks peaks) {
+        HeyCsv.Responses r = m.responses();
+        int requests = run.requests();
+        double durationS = r.count() == requests && r.spanS() > 0 ? r.spanS() : m.wallS();
+        double machineS = m.wallS() * cores;
+        double clientPct = 100.0 * m.clientCpuS() / machineS;
+        return new RunResult(run, config.twin(), requests, r.count(), r.ok(), requests - r.ok(), durationS, r.ok() / durationS,
+                r.percentileMs(50), r.percentileMs(90), r.percentileMs(99), r.maxMs(), cpuS, idleRssKb,
+                Math.max(peaks.rssKb(), idleRssKb), peaks.vszKb(), peaks.threads(), m.clientCpuS(), clientPct,
+                100.0 * cpuS / machineS, clientPct > config.clientLimitPct());
+    }
+}

@@ -1,0 +1,39 @@
+package loomylin.bench;
+
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import loomylin.UsageError;
+import org.junit.jupiter.api.Test;
+
+/** /proc/self/limits recorded on the project's machine: 20000 open files. */
+class OpenFileLimitTest {
+
+    private static Path recorded() throws URISyntaxException {
+        return Path.of(OpenFileLimitTest.class.getResource("/bench/limits").toURI());
+    }
+
+    private static List<RunSpec> runsAt(String concurrency) {
+        return BenchFlags.parse(new String[] {"--pools", "loom", "--endpoints", "hops-async", "--concurrency", concurrency}, Map.of()).runs();
+    }
+
+    @Test
+    void readsTheSoftLimit() throws URISyntaxException {
+        assertEquals(20000, OpenFileLimit.softLimit(recorded()).getAsLong());
+        assertTrue(OpenFileLimit.softLimit(Path.of("/no/such/limits")).isEmpty());
+    }
+
+    @Test
+    void twoThousandClientsFitTenThousandDoNot() throws URISyntaxException {
+        Path limits = recorded();
+        assertDoesNotThrow(() -> OpenFileLimit.check(runsAt("50,2000"), limits));
+        UsageError e = assertThrows(UsageError.class, () -> OpenFileLimit.check(runsAt("10000"), limits));
+        assertTrue(e.getMessage().contains("ulimit -n"), e.getMessage());
+    }
+}
