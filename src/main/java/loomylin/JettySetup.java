@@ -21,6 +21,11 @@ public final class JettySetup {
     private JettySetup() {
     }
 
+    /** One acceptor and one selector per server: the pool threads Jetty's connector keeps for its loops. */
+    public static final int ACCEPTORS = 1;
+    public static final int SELECTORS = 1;
+    public static final int LOOP_THREADS = ACCEPTORS + SELECTORS;
+
     public static void apply(JavalinConfig config, ServerOptions options) {
         config.startup.showJavalinBanner = false;
         config.startup.showOldJavalinVersionWarning = false;
@@ -33,7 +38,7 @@ public final class JettySetup {
             // One acceptor and one selector on every machine: Jetty's defaults grow with the cores and lease
             // those threads from the pool, which would leave qtp:4 a different number of request threads
             // on every machine (none on 16 cores, where it would not even start).
-            ServerConnector connector = new ServerConnector(server, 1, 1, new HttpConnectionFactory(http));
+            ServerConnector connector = new ServerConnector(server, ACCEPTORS, SELECTORS, new HttpConnectionFactory(http));
             connector.setHost(options.host);
             connector.setPort(options.port);
             connector.setAcceptQueueSize(options.acceptQueue);

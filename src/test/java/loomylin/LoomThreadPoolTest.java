@@ -25,14 +25,14 @@ class LoomThreadPoolTest {
     enum Impl {
         JAVA(loomylin.java.Pools::figures) {
             ContainerLifeCycle create(String name, long stopMs) {
-                loomylin.java.LoomThreadPool p = new loomylin.java.LoomThreadPool(name);
+                loomylin.java.LoomThreadPool p = new loomylin.java.LoomThreadPool(name, 1);
                 p.setStopTimeout(stopMs);
                 return p;
             }
         },
         KOTLIN(loomylin.kotlin.Pools::figures) {
             ContainerLifeCycle create(String name, long stopMs) {
-                loomylin.kotlin.LoomThreadPool p = new loomylin.kotlin.LoomThreadPool(name);
+                loomylin.kotlin.LoomThreadPool p = new loomylin.kotlin.LoomThreadPool(name, 1);
                 p.setStopTimeout(stopMs);
                 return p;
             }
@@ -54,10 +54,19 @@ class LoomThreadPoolTest {
         ThreadPool pool = (ThreadPool) life;
         life.start();
         try {
+            // The first task (Jetty's loop, in a server) holds the one platform thread; the next goes virtual.
             CompletableFuture<Thread> platform = new CompletableFuture<>();
-            pool.execute(() -> platform.complete(Thread.currentThread()));
+            CountDownLatch loopEnds = new CountDownLatch(1);
+            pool.execute(() -> {
+                platform.complete(Thread.currentThread());
+                await(loopEnds);
+            });
             assertFalse(platform.get(5, TimeUnit.SECONDS).isVirtual());
             assertEquals("t-platform-1", platform.get().getName());
+            CompletableFuture<Thread> chore = new CompletableFuture<>();
+            pool.execute(() -> chore.complete(Thread.currentThread()));
+            assertTrue(chore.get(5, TimeUnit.SECONDS).isVirtual(), "a chore arriving while the loop runs goes virtual");
+            assertEquals(1, impl.figures.apply(pool).get("maxPlatformThreads"));
             assertFalse(((TryExecutor) pool).tryExecute(() -> { }), "never lends a platform thread to run requests");
 
             Executor virtual = VirtualThreads.getVirtualThreadsExecutor(pool);
@@ -76,7 +85,7 @@ class LoomThreadPoolTest {
             assertTrue(one.get().getName().startsWith("t-vt-"), one.get().getName());
             Map<String, Object> f = impl.figures.apply(pool);
             assertEquals(50, f.get("busyThreads"), f.toString());
-            assertEquals(50, f.get("maxBusyThreads"), f.toString());
+            assertTrue((int) f.get("maxBusyThreads") >= 50, f.toString());
             assertEquals(50 + (int) f.get("platformThreads"), pool.getThreads());
             assertTrue(dump(life).contains("virtual threads running size=50"), dump(life));
             release.countDown();
@@ -84,8 +93,9 @@ class LoomThreadPoolTest {
             while ((int) impl.figures.apply(pool).get("busyThreads") > 0 && System.nanoTime() < deadline) Thread.sleep(10);
             f = impl.figures.apply(pool);
             assertEquals(0, f.get("busyThreads"), f.toString());
-            assertEquals(50, f.get("maxBusyThreads"), f.toString());
-            assertEquals(50L, f.get("virtualThreadsStarted"), f.toString());
+            assertTrue((int) f.get("maxBusyThreads") >= 50, f.toString());
+            assertEquals(51L, f.get("virtualThreadsStarted"), "50 requests and the chore: " + f);
+            loopEnds.countDown();
         } finally {
             life.stop();
         }

@@ -28,16 +28,20 @@ import org.slf4j.LoggerFactory;
 /**
  * A Jetty {@link ThreadPool} that runs every request on its own virtual thread.
  *
- * <p>Jetty hands a pool two kinds of work. Through {@link #execute} come its selector and acceptor loops: they
- * run for the server's whole life and sit in {@code epoll}/{@code accept}. Put on virtual threads (as an
- * all-virtual pool does) they occupy carrier threads and steal turns from the requests; a prototype of that
- * shape reached 0.61x the throughput of async code at 2000 connections. So those loops get ordinary platform
- * threads here, a handful created on demand. Request work Jetty sends through
- * {@link #getVirtualThreadsExecutor()} (the {@link VirtualThreads.Configurable} contract its execution
- * strategy honours), and each such task gets a fresh virtual thread: no pool, no queue, no limit.
+ * <p>Jetty hands a pool two kinds of work. Through {@link #execute} come first its selector and acceptor
+ * loops: they run for the server's whole life, parked in {@code epoll}/{@code accept}. Put on virtual threads
+ * (as an all-virtual pool does) they occupy carrier threads and steal turns from the requests; a prototype of
+ * that shape reached 0.61x the throughput of async code at 2000 connections. So the first {@code loopThreads}
+ * tasks that run at once get platform threads: Jetty executes its loops while the server starts, and they
+ * never end, so in practice exactly the loops hold them. Everything else that comes through {@link #execute}
+ * later (a connection resumed after an async response, an accepted socket, a closed endpoint) finds them busy
+ * and runs on a virtual thread; a first version gave those chores an unbounded platform pool and grew to
+ * 142 platform threads under 1000 async clients. Request work Jetty sends through
+ * {@link #getVirtualThreadsExecutor()} (the {@link VirtualThreads.Configurable} contract its execution strategy
+ * honours) gets a fresh virtual thread too: no pool, no queue, no limit.
  *
  * <p>{@link #tryExecute} refuses on purpose: when it succeeds Jetty lets the selector thread run the request
- * itself and starts a new producer; that would put blocking request code on platform threads.
+ * itself and starts a new producer; that would put blocking request code on a platform thread.
  *
  * <p>Stopping waits up to the stop timeout for running virtual threads, then interrupts them; {@link #join}
  * returns once stopped.
@@ -47,6 +51,7 @@ public final class LoomThreadPool extends ContainerLifeCycle implements ThreadPo
     private static final Logger LOG = LoggerFactory.getLogger(LoomThreadPool.class);
 
     private final String name;
+    private final int loopThreads;
     private final ThreadFactory virtualThreads;
     private final Executor virtualExecutor = this::startVirtual;
     private final Set<Thread> running = ConcurrentHashMap.newKeySet();
@@ -57,8 +62,13 @@ public final class LoomThreadPool extends ContainerLifeCycle implements ThreadPo
     private volatile CountDownLatch stopped = new CountDownLatch(1);
     private volatile long stopTimeoutMs = 5_000;
 
-    public LoomThreadPool(String name) {
+    /**
+     * @param name        prefix of every thread's name
+     * @param loopThreads platform threads for Jetty's long-running loops: its selectors plus acceptors
+     */
+    public LoomThreadPool(String name, int loopThreads) {
         this.name = name;
+        this.loopThreads = loopThreads;
         this.virtualThreads = Thread.ofVirtual().name(name + "-vt-", 0).factory();
     }
 
@@ -84,8 +94,12 @@ public final class LoomThreadPool extends ContainerLifeCycle implements ThreadPo
             t.setDaemon(false);
             return t;
         };
-        // Grows as Jetty leases loops (one selector and one acceptor per connector on small machines).
-        platform = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(), platformThreads);
+        // At most loopThreads platform threads and no queue: a task that finds them all busy goes virtual.
+        platform = new ThreadPoolExecutor(loopThreads, loopThreads, 0, TimeUnit.SECONDS, new SynchronousQueue<>(), platformThreads,
+                (task, executor) -> {
+                    if (executor.isShutdown()) throw new RejectedExecutionException(name + " is " + getState());
+                    startVirtual(task);
+                });
         stopped = new CountDownLatch(1);
         super.doStart();
     }
@@ -105,7 +119,7 @@ public final class LoomThreadPool extends ContainerLifeCycle implements ThreadPo
         stopped.countDown();
     }
 
-    /** Jetty's long-running loops (selectors, acceptors) and its few other chores: platform threads. */
+    /** Jetty's long-running loops get the platform threads; anything arriving once they are taken goes virtual. */
     @Override
     public void execute(Runnable task) {
         ThreadPoolExecutor p = platform;
@@ -173,6 +187,11 @@ public final class LoomThreadPool extends ContainerLifeCycle implements ThreadPo
     @Override
     public boolean isLowOnThreads() {
         return false;
+    }
+
+    @ManagedAttribute("platform threads for Jetty's loops, at most")
+    public int getLoopThreads() {
+        return loopThreads;
     }
 
     @ManagedAttribute("platform threads alive")

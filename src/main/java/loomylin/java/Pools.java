@@ -2,6 +2,7 @@ package loomylin.java;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import loomylin.JettySetup;
 import loomylin.PoolKind;
 import org.eclipse.jetty.util.VirtualThreads;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -16,7 +17,7 @@ public final class Pools {
     public static ThreadPool create(PoolKind kind, String name) {
         return switch (kind.type()) {
             case QTP -> queued(kind.size(), name);
-            case LOOM -> new LoomThreadPool(name);
+            case LOOM -> new LoomThreadPool(name, JettySetup.LOOP_THREADS);
             case JETTY_VTP -> {
                 VirtualThreadPool pool = new VirtualThreadPool(kind.size()); // 0: no cap on concurrent tasks
                 pool.setName(name);
@@ -51,6 +52,7 @@ public final class Pools {
             f.put("queueSize", q.getQueueSize());
             f.put("virtualThreads", q.getVirtualThreadsExecutor() != null);
         } else if (pool instanceof LoomThreadPool l) {
+            f.put("loopThreads", l.getLoopThreads());
             f.put("platformThreads", l.getPlatformThreads());
             f.put("maxPlatformThreads", l.getMaxPlatformThreads());
             f.put("busyThreads", l.getVirtualThreadsRunning());

@@ -24,22 +24,32 @@ import org.slf4j.LoggerFactory
 /**
  * A Jetty [ThreadPool] that runs every request on its own virtual thread.
  *
- * Jetty hands a pool two kinds of work. Through [execute] come its selector and acceptor loops: they run for
- * the server's whole life and sit in `epoll`/`accept`. Put on virtual threads (as an all-virtual pool does)
- * they occupy carrier threads and steal turns from the requests; a prototype of that shape reached 0.61x the
- * throughput of async code at 2000 connections. So those loops get ordinary platform threads here, a handful
- * created on demand. Request work Jetty sends through [getVirtualThreadsExecutor] (the
- * [VirtualThreads.Configurable] contract its execution strategy honours), and each such task gets a fresh
- * virtual thread: no pool, no queue, no limit.
+ * Jetty hands a pool two kinds of work. Through [execute] come first its selector and acceptor loops: they
+ * run for the server's whole life, parked in `epoll`/`accept`. Put on virtual threads (as an all-virtual pool
+ * does) they occupy carrier threads and steal turns from the requests; a prototype of that shape reached
+ * 0.61x the throughput of async code at 2000 connections. So the first [loopThreads] tasks that run at once
+ * get platform threads: Jetty executes its loops while the server starts, and they never end, so in practice
+ * exactly the loops hold them. Everything else that comes through [execute] later (a connection resumed after
+ * an async response, an accepted socket, a closed endpoint) finds them busy and runs on a virtual thread; a
+ * first version gave those chores an unbounded platform pool and grew to 142 platform threads under 1000
+ * async clients. Request work Jetty sends through [getVirtualThreadsExecutor] (the
+ * [VirtualThreads.Configurable] contract its execution strategy honours) gets a fresh virtual thread too:
+ * no pool, no queue, no limit.
  *
  * [tryExecute] refuses on purpose: when it succeeds Jetty lets the selector thread run the request itself
- * and starts a new producer; that would put blocking request code on platform threads.
+ * and starts a new producer; that would put blocking request code on a platform thread.
  *
  * Stopping waits up to the stop timeout for running virtual threads, then interrupts them; [join] returns
  * once stopped.
+ *
+ * @param name prefix of every thread's name
+ * @param loopThreads platform threads for Jetty's long-running loops: its selectors plus acceptors
  */
 @ManagedObject("A virtual thread per request; platform threads for Jetty's selectors and acceptors")
-class LoomThreadPool(@get:ManagedAttribute("name, the prefix of every thread's name") val name: String) :
+class LoomThreadPool(
+    @get:ManagedAttribute("name, the prefix of every thread's name") val name: String,
+    @get:ManagedAttribute("platform threads for Jetty's loops, at most") val loopThreads: Int,
+) :
     ContainerLifeCycle(), ThreadPool, TryExecutor, VirtualThreads.Configurable {
 
     private val virtualThreads: ThreadFactory = Thread.ofVirtual().name("$name-vt-", 0).factory()
@@ -58,8 +68,11 @@ class LoomThreadPool(@get:ManagedAttribute("name, the prefix of every thread's n
     override fun doStart() {
         val count = AtomicInteger()
         val platformThreads = ThreadFactory { task -> Thread(task, "$name-platform-${count.incrementAndGet()}").apply { isDaemon = false } }
-        // Grows as Jetty leases loops (one selector and one acceptor per connector on small machines).
-        platform = ThreadPoolExecutor(0, Int.MAX_VALUE, 60, TimeUnit.SECONDS, SynchronousQueue(), platformThreads)
+        // At most loopThreads platform threads and no queue: a task that finds them all busy goes virtual.
+        platform = ThreadPoolExecutor(loopThreads, loopThreads, 0, TimeUnit.SECONDS, SynchronousQueue(), platformThreads) { task, executor ->
+            if (executor.isShutdown) throw RejectedExecutionException("$name is $state")
+            startVirtual(task)
+        }
         stopped = CountDownLatch(1)
         super.doStart()
     }
@@ -78,7 +91,7 @@ class LoomThreadPool(@get:ManagedAttribute("name, the prefix of every thread's n
         stopped.countDown()
     }
 
-    /** Jetty's long-running loops (selectors, acceptors) and its few other chores: platform threads. */
+    /** Jetty's long-running loops get the platform threads; anything arriving once they are taken goes virtual. */
     override fun execute(task: Runnable) {
         val p = platform
         if (p == null || p.isShutdown) throw RejectedExecutionException("$name is $state")

@@ -1,5 +1,6 @@
 package loomylin.kotlin
 
+import loomylin.JettySetup
 import loomylin.PoolKind
 import org.eclipse.jetty.util.VirtualThreads
 import org.eclipse.jetty.util.thread.QueuedThreadPool
@@ -12,7 +13,7 @@ object Pools {
     @JvmStatic
     fun create(kind: PoolKind, name: String): ThreadPool = when (kind.type()!!) {
         PoolKind.Type.QTP -> queued(kind.size(), name)
-        PoolKind.Type.LOOM -> LoomThreadPool(name)
+        PoolKind.Type.LOOM -> LoomThreadPool(name, JettySetup.LOOP_THREADS)
         PoolKind.Type.JETTY_VTP -> VirtualThreadPool(kind.size()).apply { this.name = name } // 0: no cap on concurrent tasks
         PoolKind.Type.QTP_VT -> queued(kind.size(), name).apply {
             virtualThreadsExecutor = VirtualThreads.getNamedVirtualThreadsExecutor("$name-vt-")
@@ -39,6 +40,7 @@ object Pools {
                 put("virtualThreads", pool.virtualThreadsExecutor != null)
             }
             is LoomThreadPool -> {
+                put("loopThreads", pool.loopThreads)
                 put("platformThreads", pool.platformThreads)
                 put("maxPlatformThreads", pool.maxPlatformThreads)
                 put("busyThreads", pool.virtualThreadsRunning)
