@@ -2,6 +2,7 @@ package loomylin;
 
 import io.javalin.Javalin;
 import io.javalin.util.JavalinBindException;
+import io.javalin.util.JavalinException;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -175,6 +176,10 @@ public final class Launcher {
             return start.get();
         } catch (JavalinBindException e) {
             throw new StartupFailure(e.getMessage().replace("Port already in use.", "port already in use:").trim());
+        } catch (JavalinException e) {
+            Throwable root = e;
+            while (root.getCause() != null) root = root.getCause();
+            throw new StartupFailure("could not start: " + root.getMessage());
         }
     }
 

@@ -53,7 +53,7 @@ public record PoolKind(Type type, int size) {
                 case JETTY_VTP -> new PoolKind(type, checkSize(text, n == null ? 0 : n, 0));
                 case QTP, QTP_VT -> {
                     if (n == null) throw new IllegalArgumentException("pool '" + name + "' needs a size, e.g. " + name + ":32");
-                    yield new PoolKind(type, checkSize(text, n, 1));
+                    yield new PoolKind(type, checkSize(text, n, JettySetup.LOOP_THREADS + 1));
                 }
             };
         }
@@ -62,7 +62,8 @@ public record PoolKind(Type type, int size) {
 
     private static int checkSize(String text, int n, int min) {
         if (n < min || n > MAX_SIZE)
-            throw new IllegalArgumentException("pool size in '" + text + "' must be from " + min + " to " + MAX_SIZE);
+            throw new IllegalArgumentException("pool size in '" + text + "' must be from " + min + " to " + MAX_SIZE
+                    + (min > 1 ? " (Jetty keeps " + JettySetup.LOOP_THREADS + " for its acceptor and selector)" : ""));
         return n;
     }
 

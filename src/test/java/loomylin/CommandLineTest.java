@@ -34,6 +34,7 @@ class CommandLineTest {
             "--pools qtp:x        | unknown pool 'qtp:x'",
             "--pools qtp          | pool 'qtp' needs a size",
             "--pools loom:3       | pool 'loom' takes no size",
+            "--pools qtp:2        | pool size in 'qtp:2' must be from 3 to 20000 (Jetty keeps 2 for its acceptor and selector)",
             "--frobnicate         | unknown flag --frobnicate",
             "--port 99999         | --port must be a whole number from 0 to 65535, got '99999'",
             "--twin scala         | --twin must be java or kotlin",

@@ -16,7 +16,7 @@ class UnitsTest {
         for (String spec : List.of("qtp:4", "qtp:32", "loom", "jetty-vtp", "jetty-vtp:200", "qtp-vt:8"))
             assertEquals(spec, PoolKind.parse(spec).toString());
         assertEquals("qtp:4", PoolKind.parse(" QTP:4 ").toString());
-        for (String bad : List.of("", "qtp", "qtp:0", "qtp:-1", "qtp:20001", "loom:2", "fibers", "qtp:4:4", "qtp-vt"))
+        for (String bad : List.of("", "qtp", "qtp:0", "qtp:2", "qtp-vt:1", "qtp:-1", "qtp:20001", "loom:2", "fibers", "qtp:4:4", "qtp-vt"))
             assertThrows(IllegalArgumentException.class, () -> PoolKind.parse(bad), bad);
     }
 
