@@ -60,7 +60,7 @@ class BenchFlagsTest {
     @Test
     void theFullPresetCoversEveryTarget() {
         List<String> runs = describe(parse("--preset", "full").runs());
-        assertEquals(59, runs.size());
+        assertEquals(61, runs.size());
         for (String needed : List.of("loom wait-blocking?ms=100 c=50", "loom computational c=50", "qtp:4 computational c=50",
                 "loom wait-blocking?ms=100 c=2000", "loom wait-async?ms=100 c=2000", "loom hops-blocking c=1000",
                 "loom hops-async c=1000", "loom wait-blocking?ms=1000 c=2000", "qtp:2500 wait-blocking?ms=1000 c=2000")) {
