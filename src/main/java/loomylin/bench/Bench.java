@@ -57,6 +57,10 @@ public final class Bench {
                     backendUri = URI.create("http://" + ServerProcess.HOST + ":" + FreePort.pick()); // never called
                 }
                 RunExecutor executor = new RunExecutor(config, hey, backendUri, serversLog, machine.cores());
+                if (backend != null) {
+                    out.println("bench: warming the backend (" + config.warmup() + " per hop endpoint)");
+                    executor.warmBackend();
+                }
                 Progress progress = new Progress(plan.size(), out);
                 for (int i = 0; i < plan.size(); i++) {
                     RunSpec run = plan.get(i);

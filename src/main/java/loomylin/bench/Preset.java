@@ -59,7 +59,7 @@ record Preset(String name, String summary, List<Block> blocks, RequestRule reque
      * elsewhere they would spend minutes queueing to show what one run shows. At least 2000 requests per
      * run, so that at c=50 each client makes 40 requests and the start and end of a run weigh little.
      */
-    static final Preset FULL = new Preset("full", "the README's results: 7 blocks, 61 runs; about 12-18 minutes on 2 cores",
+    static final Preset FULL = new Preset("full", "the README's results: 7 blocks, 61 runs; about 15-20 minutes on 2 cores",
             List.of(
                     new Block(List.of("qtp:4", "qtp:32", "loom", "jetty-vtp", "qtp-vt:8"), List.of("computational"), List.of(50, 500, 2000)),
                     new Block(List.of("qtp:32", "loom", "jetty-vtp", "qtp-vt:8"), List.of("wait-blocking?ms=100", "wait-async?ms=100"), List.of(50, 500, 2000)),
@@ -69,5 +69,5 @@ record Preset(String name, String summary, List<Block> blocks, RequestRule reque
                     new Block(List.of("qtp:32", "loom", "jetty-vtp", "qtp-vt:8"), List.of("hops-blocking", "hops-async"), List.of(50)),
                     new Block(List.of("loom", "jetty-vtp", "qtp-vt:8"), List.of("hops-blocking", "hops-async"), List.of(1000)),
                     new Block(List.of("loom", "qtp:2500", "jetty-vtp", "qtp-vt:8"), List.of("wait-blocking?ms=1000"), List.of(2000))),
-            new RequestRule(5, 2000, 10000), "3s", 100, "512m");
+            new RequestRule(5, 2000, 10000), "5s", 100, "512m");
 }

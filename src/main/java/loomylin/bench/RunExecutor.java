@@ -1,5 +1,9 @@
 package loomylin.bench;
 
+import loomylin.PoolKind;
+
+import java.util.List;
+
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
@@ -47,6 +51,21 @@ final class RunExecutor {
                 if (!server.alive()) throw new StartupFailure("server " + run.pool() + " exited during the run: " + server.outputTail());
                 return result(run, measured, (cpuAfter - cpuBefore) / ProcStat.TICKS_PER_SECOND, idleRssKb, sampler.peaks());
             }
+        } finally {
+            server.close();
+        }
+    }
+
+    /**
+     * Warms the shared backend JVM before the first measured run, through a throwaway loom server calling
+     * it with both hop endpoints: otherwise the first /hops-* run measures a cold backend's JIT as well as
+     * its own server (on the first bench here, 547 req/s for a run that made 1844 once both were warm).
+     */
+    void warmBackend() throws IOException {
+        ServerProcess server = start(new RunSpec(PoolKind.loom(), Endpoint.parse("hops-async"), config.warmupConcurrency(), 0));
+        try {
+            for (String route : List.of("/hops-async?delay=0", "/hops-blocking?delay=0"))
+                HeyRun.warmUp(hey, server.uri(route), config.warmup(), config.warmupConcurrency(), config.timeoutS());
         } finally {
             server.close();
         }
