@@ -45,6 +45,7 @@ class GracefulStopTest {
              ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
             assertEquals(200, RawHttp.get(port, "/wait-blocking?ms=0").status());
             AtomicInteger sent = new AtomicInteger();
+            java.util.concurrent.atomic.AtomicLong signal = new java.util.concurrent.atomic.AtomicLong(System.nanoTime());
             List<Future<RawHttp.Outcome>> calls = new ArrayList<>();
             for (int i = 0; i < requests; i++) {
                 calls.add(clients.submit(() -> {
@@ -53,7 +54,7 @@ class GracefulStopTest {
                         sent.incrementAndGet();
                         return new RawHttp.Outcome(RawHttp.read(s.getInputStream(), System.nanoTime()), null);
                     } catch (IOException e) {
-                        return new RawHttp.Outcome(null, RawHttp.classify(e));
+                        return new RawHttp.Outcome(null, RawHttp.classify(e) + " at " + (System.nanoTime() - signal.get()) / 1_000_000 + " ms after SIGTERM");
                     }
                 }));
             }
@@ -74,6 +75,7 @@ class GracefulStopTest {
                 Thread.sleep(300);
             }
             long signalled = System.nanoTime();
+            signal.set(signalled);
             child.process().destroy(); // SIGTERM
 
             String refusal = null;
@@ -89,14 +91,20 @@ class GracefulStopTest {
             long refusedAfterMs = (System.nanoTime() - signalled) / 1_000_000;
 
             Map<String, Integer> kinds = new TreeMap<>();
-            for (Future<RawHttp.Outcome> f : calls) kinds.merge(f.get().kind(), 1, Integer::sum);
+            List<String> incomplete = new ArrayList<>();
+            for (Future<RawHttp.Outcome> f : calls) {
+                RawHttp.Outcome o = f.get();
+                kinds.merge(o.kind(), 1, Integer::sum);
+                if (!o.complete()) incomplete.add(o.failure());
+            }
             assertTrue(child.process().waitFor(GRACE_MS + 5_000, TimeUnit.MILLISECONDS), "exits within the grace period:\n" + child.output());
             long exitMs = (System.nanoTime() - signalled) / 1_000_000;
             assertEquals(0, child.process().exitValue(), "exit status 0:\n" + child.output());
 
             int ok = kinds.getOrDefault("200", 0);
             int unavailable = kinds.getOrDefault("503", 0);
-            String report = pool + ": " + kinds + ", refused new connections after " + refusedAfterMs + " ms, exit after " + exitMs + " ms";
+            String report = pool + ": " + kinds + ", refused new connections after " + refusedAfterMs + " ms, exit after " + exitMs + " ms"
+                    + (incomplete.isEmpty() ? "" : "\nincomplete: " + incomplete.stream().limit(5).toList() + "\nserver log:\n" + child.output());
             System.out.println("graceful stop " + report);
             assertEquals(requests, ok + unavailable, "every request got a complete answer, none a reset: " + report);
             if (queues) assertTrue(ok >= 1, "the requests being handled finished: " + report);

@@ -94,6 +94,38 @@ class ProtocolEdgeTest {
         }
     }
 
+    /**
+     * On qtp:4 with a 500 ms idle timeout, requests queued behind busy threads for longer than that still
+     * get their answers: a connection whose request waits for a thread is not idle. A silent connection
+     * on the same busy server is still dropped.
+     */
+    @Test
+    void aRequestQueuedLongerThanTheIdleTimeoutIsStillAnswered() throws Exception {
+        ServerOptions o = Twin.options("qtp:4");
+        o.idleTimeoutMs = IDLE_MS;
+        Javalin small = Twin.JAVA.start(o);
+        try (var clients = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();
+             Socket silent = RawHttp.connect(small.port(), Duration.ofSeconds(10))) {
+            List<java.util.concurrent.Future<RawHttp.Outcome>> calls = new ArrayList<>();
+            for (int i = 0; i < 12; i++) {
+                calls.add(clients.submit(() -> RawHttp.attempt(small.port(),
+                        "GET /wait-blocking?ms=400 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", Duration.ofSeconds(30))));
+            }
+            List<String> kinds = new ArrayList<>();
+            long slowest = 0;
+            for (var f : calls) {
+                RawHttp.Outcome outcome = f.get();
+                kinds.add(outcome.kind());
+                if (outcome.complete()) slowest = Math.max(slowest, outcome.answer().millis());
+            }
+            assertEquals(java.util.Collections.nCopies(12, "200"), kinds, "every queued request answered");
+            assertTrue(slowest > 2 * IDLE_MS, "some waited well past the idle timeout (slowest " + slowest + " ms)");
+            assertTrue(RawHttp.closedByServer(silent, Duration.ofSeconds(5)), "the silent connection was dropped");
+        } finally {
+            small.stop();
+        }
+    }
+
     @Test
     void http10WithoutKeepAliveGetsItsAnswerThenTheClose() throws Exception {
         try (Socket s = RawHttp.connect(port, Duration.ofSeconds(10))) {
