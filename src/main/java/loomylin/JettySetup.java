@@ -166,8 +166,8 @@ public final class JettySetup {
     }
 
     /**
-     * Makes the HTTP/1.1 connections below, which differ from Jetty's in one thing: a connection that has
-     * received a request the server has not started on yet is never closed as idle.
+     * Makes the HTTP/1.1 connections below, which differ from Jetty's only in when they count as idle: a
+     * connection that has received a request the server has not started on yet is never closed as idle.
      *
      * <p>Jetty calls a connection idle when nothing moved on it for the idle timeout (30 s by default; 1 s
      * for every connection once a graceful stop begins). On a small pool such as qtp:4 under load, a
@@ -227,7 +227,7 @@ public final class JettySetup {
      * with a stack trace and sleeps a second per failure, while the waiting connections hang in the
      * kernel's accept queue. This one keeps one file descriptor in reserve: it gives it up to accept one
      * waiting connection, answers it a complete {@code 503} with {@code Retry-After: 1}, closes it and
-     * takes the descriptor back. It logs once when a burst starts and once when accepting works again,
+     * takes the descriptor back (or, when connections closed meanwhile, serves it as usual). It logs once when a burst starts and once when accepting works again,
      * and when even the reserve is gone it backs off (10 ms doubling to 500 ms) instead of spinning.
      *
      * <p>Everything the refusal path needs is loaded when the connector starts: at the limit the JVM
@@ -240,6 +240,8 @@ public final class JettySetup {
         private static final long REMIND_NANOS = TimeUnit.SECONDS.toNanos(60);
 
         static {
+            // Loaded now, with the connector: at the limit no class file can be opened (target/classes in tests).
+            if (Outcome.values().length != 3) throw new AssertionError();
             String body = "503 Service Unavailable: server at its open-files limit, retry shortly\n";
             REFUSAL = ("HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nConnection: close\r\n"
                     + "Content-Type: text/plain; charset=utf-8\r\nContent-Length: " + body.length() + "\r\n\r\n" + body)
@@ -317,8 +319,9 @@ public final class JettySetup {
                     JettySetup.LOG.warn("port {}: still at the open-files limit; {} connections answered 503 so far", getLocalPort(), refused);
                 }
                 lastFailure = now;
-                if (refuseOne()) {
-                    refused++;
+                Outcome outcome = acceptOnReserve();
+                if (outcome != Outcome.NOTHING) {
+                    if (outcome == Outcome.REFUSED) refused++;
                     backoffMs = 0;
                     return;
                 }
@@ -331,19 +334,34 @@ public final class JettySetup {
             }
         }
 
-        /** Spends the reserve descriptor on one waiting connection: 503, close, take the descriptor back. */
-        private boolean refuseOne() {
+        /** What {@link #acceptOnReserve} did with the connection it accepted, if any. */
+        private enum Outcome { NOTHING, SERVED, REFUSED }
+
+        /**
+         * Spends the reserve descriptor on one waiting connection. If a descriptor can be reserved again
+         * with that connection open, the limit has passed (connections closed meanwhile): Jetty serves it
+         * as usual. Otherwise it is answered 503 and closed, and the descriptor is taken back.
+         */
+        private Outcome acceptOnReserve() {
             if (reserve == null) {
                 reserve = openReserve();
-                return false;
+                return Outcome.NOTHING;
             }
             closeQuietly(reserve);
             reserve = null;
             SocketChannel channel = null;
             try {
-                if (!(getTransport() instanceof ServerSocketChannel server) || !server.isOpen()) return false;
+                if (!(getTransport() instanceof ServerSocketChannel server) || !server.isOpen()) return Outcome.NOTHING;
                 channel = server.accept(); // blocks until one arrives, which is what the acceptor would do anyway
-                if (channel == null) return false;
+                if (channel == null) return Outcome.NOTHING;
+                reserve = openReserve();
+                if (reserve != null) {
+                    channel.configureBlocking(false); // what ServerConnector.accepted() does
+                    configure(channel.socket());
+                    getSelectorManager().accept(channel);
+                    channel = null;
+                    return Outcome.SERVED;
+                }
                 Socket socket = channel.socket();
                 socket.setSoTimeout(100);
                 InputStream in = socket.getInputStream();
@@ -352,12 +370,12 @@ public final class JettySetup {
                 socket.shutdownOutput();
                 socket.setSoTimeout(20);
                 drain(in);
-                return true;
+                return Outcome.REFUSED;
             } catch (IOException e) {
-                return channel != null; // the client left early; it was still refused
+                return channel != null ? Outcome.REFUSED : Outcome.NOTHING; // a client that left early was still refused
             } finally {
                 closeQuietly(channel);
-                reserve = openReserve();
+                if (reserve == null) reserve = openReserve();
             }
         }
 
