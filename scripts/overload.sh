@@ -22,17 +22,29 @@ cd "$(dirname "$0")/.." || exit 2
 
 die() { echo "overload: $*" >&2; exit 2; }
 
+# Prints the java to use: $JAVA if set (it must be 21+), else the first 21+ of $JAVA_HOME/bin/java,
+# java on the PATH, and the JDKs Maven's toolchains know (~/.m2/toolchains.xml and the cache the
+# build's maven-toolchains-plugin writes). Otherwise says what it tried, on stderr, and fails.
 find_java() {
-    local j=${JAVA:-}
-    if [[ -z $j ]]; then
-        if [[ -n ${JAVA_HOME:-} && -x ${JAVA_HOME}/bin/java ]]; then j=$JAVA_HOME/bin/java; else j=java; fi
+    local candidates=() tried=() j v home f
+    if [[ -n ${JAVA:-} ]]; then
+        candidates=("$JAVA")
+    else
+        [[ -n ${JAVA_HOME:-} ]] && candidates+=("$JAVA_HOME/bin/java")
+        candidates+=(java)
+        for f in "$HOME/.m2/toolchains.xml" "$HOME/.m2/discovered-jdk-toolchains-cache.xml"; do
+            [[ -f $f ]] || continue
+            while read -r home; do candidates+=("$home/bin/java"); done < <(sed -n 's:.*<jdkHome>\(.*\)</jdkHome>.*:\1:p' "$f")
+        done
     fi
-    command -v "$j" >/dev/null 2>&1 || die "no java at '$j'; set JAVA=/path/to/bin/java (Java 21 or newer)"
-    local v
-    v=$("$j" -XshowSettings:properties -version 2>&1 | awk -F'= ' '/java.specification.version/ {print $2}')
-    [[ ${v%%.*} =~ ^[0-9]+$ ]] || die "cannot tell the version of '$j'"
-    (( ${v%%.*} >= 21 )) || die "'$j' is Java $v; Loomylin needs 21 or newer: set JAVA=/path/to/jdk-21+/bin/java (or JAVA_HOME)"
-    echo "$j"
+    for j in "${candidates[@]}"; do
+        if ! command -v "$j" >/dev/null 2>&1; then tried+=("$j (not found)"); continue; fi
+        v=$("$j" -XshowSettings:properties -version 2>&1 | awk -F'= ' '/java.specification.version/ {print $2}')
+        if [[ ${v%%.*} =~ ^[0-9]+$ ]] && (( ${v%%.*} >= 21 )); then echo "$j"; return 0; fi
+        tried+=("$j (Java ${v:-?})")
+    done
+    echo "overload: no Java 21 or newer; tried: ${tried[*]}. Set JAVA=/path/to/jdk-21+/bin/java or JAVA_HOME" >&2
+    return 2
 }
 
 JAVA=$(find_java) || exit 2
@@ -161,6 +173,9 @@ scenario() {
 echo "overload: $("$JAVA" -version 2>&1 | head -1), $(nproc) cores, ulimit -n $(ulimit -n), somaxconn $SOMAXCONN, accept queue $ACCEPT_QUEUE"
 WANTED=("$@")
 (( ${#WANTED[@]} > 0 )) || WANTED=(qtp4 loom loom-limited)
+for s in "${WANTED[@]}"; do
+    [[ $s == qtp4 || $s == loom || $s == loom-limited ]] || die "unknown scenario '$s' (qtp4, loom, loom-limited)"
+done
 for s in "${WANTED[@]}"; do
     case $s in
         qtp4) scenario qtp4 qtp:4 "-Xmx256m" "" "200" 2000 2000 600 "/wait-blocking?ms=100" ;;
