@@ -13,7 +13,8 @@
 #   no-connection-errors        no refused/reset/cut connection, no timeout (30 s)
 #   every-request-accounted     every request sent got an answer or an error
 #   port-P-answers              each server answered
-#   rss-flat                    RSS at the end <= RSS after warm-up + 25 % (SOAK_RSS_TOLERANCE=0.25)
+#   rss-flat                    RSS at the end <= RSS after warm-up + 25 % (SOAK_RSS_TOLERANCE=0.25);
+#                               the 256 MB heap is pre-touched, so this is growth outside the heap
 #   threads-flat                threads at the end <= threads after warm-up + 10 (SOAK_THREAD_TOLERANCE)
 #   sigterm-exit-0              SIGTERM afterwards stops everything with exit status 0 within 15 s
 # Warm-up is a quarter of the run, at least 10 s and at most 120 s (SOAK_WARMUP_SECONDS).
@@ -21,7 +22,8 @@
 #
 # Environment: SOAK_SECONDS (600), SOAK_PORT (7000; the servers use it and the next three ports),
 # SOAK_CLIENTS per server (4), SOAK_THINK_MS between a client's requests (10),
-# SOAK_JAVA_OPTS for the server JVM (-Xmx256m), JAVA (else $JAVA_HOME/bin/java, else java).
+# SOAK_JAVA_OPTS for the server JVM (-Xms256m -Xmx256m -XX:+AlwaysPreTouch), JAVA (else
+# $JAVA_HOME/bin/java, else java on the PATH, else a JDK 21+ from Maven's toolchains).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 
@@ -58,7 +60,9 @@ PORT=${SOAK_PORT:-7000}
 CLIENTS=${SOAK_CLIENTS:-4}
 THINK_MS=${SOAK_THINK_MS:-10}
 WARMUP=${SOAK_WARMUP_SECONDS:-$(( SECONDS_TO_RUN / 4 < 10 ? 10 : (SECONDS_TO_RUN / 4 > 120 ? 120 : SECONDS_TO_RUN / 4) ))}
-read -r -a JAVA_OPTS <<<"${SOAK_JAVA_OPTS:--Xmx256m}"
+# The heap is committed and touched up front, so that RSS shows what grows outside it (threads, buffers,
+# metaspace, code): left lazy, G1 touching fresh heap regions made RSS climb 60 % in a minute's run.
+read -r -a JAVA_OPTS <<<"${SOAK_JAVA_OPTS:--Xms256m -Xmx256m -XX:+AlwaysPreTouch}"
 if ! [[ $SECONDS_TO_RUN =~ ^[0-9]+$ ]] || (( SECONDS_TO_RUN < 20 )); then die "SOAK_SECONDS must be a whole number of seconds, at least 20"; fi
 JAR=target/loomylin.jar
 if [[ ! -f $JAR ]]; then
