@@ -40,14 +40,22 @@ public final class Backend implements AutoCloseable {
     private static final ScheduledExecutorService TIMER = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().name("backend-timer").daemon().factory());
 
+    /** The routes a fault can be limited to with {@code --fault-at}. */
+    public static final List<String> HOPS = List.of("authenticate", "authorize", "meetings");
+
     private final Javalin app;
     private final int defaultDelayMs;
     private final Fault fault;
+    /** The one route that misbehaves, or null for all of them. */
+    private final String faultAt;
     private final Deque<Call> calls = new ArrayDeque<>();
 
-    private Backend(String host, int port, int defaultDelayMs, Fault fault) {
+    private Backend(String host, int port, int defaultDelayMs, Fault fault, String faultAt) {
+        if (faultAt != null && !HOPS.contains(faultAt))
+            throw new UsageError("--fault-at must be one of " + String.join(", ", HOPS) + "; got '" + Params.printable(faultAt) + "'");
         this.defaultDelayMs = defaultDelayMs;
         this.fault = fault;
+        this.faultAt = faultAt;
         ServerOptions options = new ServerOptions();
         options.host = host;
         options.port = port;
@@ -61,7 +69,12 @@ public final class Backend implements AutoCloseable {
     }
 
     public static Backend start(String host, int port, int defaultDelayMs, Fault fault) {
-        Backend backend = new Backend(host, port, defaultDelayMs, fault);
+        return start(host, port, defaultDelayMs, fault, null);
+    }
+
+    /** As {@link #start(String, int, int, Fault)}, the fault limited to one route of {@link #HOPS} (null: all). */
+    public static Backend start(String host, int port, int defaultDelayMs, Fault fault, String faultAt) {
+        Backend backend = new Backend(host, port, defaultDelayMs, fault, faultAt);
         backend.app.start();
         return backend;
     }
@@ -108,13 +121,13 @@ public final class Backend implements AutoCloseable {
         }
         record(new Call("authenticate", token, null, null));
         String userId = "user-" + Integer.toHexString(token.hashCode());
-        answerLater(ctx, Map.of("userId", userId));
+        answerLater(ctx, "authenticate", Map.of("userId", userId));
     }
 
     private void authorize(Context ctx) {
         String userId = required(ctx, "userId");
         record(new Call("authorize", null, userId, null));
-        answerLater(ctx, Map.of("userId", userId, "authority", Limits.AUTHORITY));
+        answerLater(ctx, "authorize", Map.of("userId", userId, "authority", Limits.AUTHORITY));
     }
 
     private void meetings(Context ctx) {
@@ -125,7 +138,7 @@ public final class Backend implements AutoCloseable {
             ErrorAnswers.answer(ctx, 403, "meetings needs the " + Limits.AUTHORITY_HEADER + ": " + Limits.AUTHORITY + " header");
             return;
         }
-        answerLater(ctx, Map.of("userId", userId, "meetings", List.of(
+        answerLater(ctx, "meetings", Map.of("userId", userId, "meetings", List.of(
                 Map.of("id", 1, "title", "Stand-up", "start", "09:00"),
                 Map.of("id", 2, "title", "Loom review", "start", "14:00"))));
     }
@@ -137,15 +150,16 @@ public final class Backend implements AutoCloseable {
     }
 
     /** Answers after the delay from a timer: no request thread waits. */
-    private void answerLater(Context ctx, Map<String, ?> body) {
+    private void answerLater(Context ctx, String route, Map<String, ?> body) {
         int delay = Params.integer(ctx.queryParams("delay"), "delay", defaultDelayMs, 0, Limits.DELAY_MAX);
         CompletableFuture<Void> due = new CompletableFuture<>();
         TIMER.schedule(() -> due.complete(null), delay, TimeUnit.MILLISECONDS);
-        ctx.future(() -> due.thenRun(() -> misbehaveOrAnswer(ctx, Json.write(new TreeMap<>(body)))));
+        ctx.future(() -> due.thenRun(() -> misbehaveOrAnswer(ctx, route, Json.write(new TreeMap<>(body)))));
     }
 
-    private void misbehaveOrAnswer(Context ctx, String json) {
-        switch (fault) {
+    private void misbehaveOrAnswer(Context ctx, String route, String json) {
+        Fault now = faultAt == null || faultAt.equals(route) ? fault : Fault.NONE;
+        switch (now) {
             case NONE -> ctx.contentType("application/json").result(json);
             case ERROR -> ErrorAnswers.answer(ctx, 500, "backend fault injected: error");
             case MALFORMED -> ctx.contentType("application/json").result(json.substring(0, json.length() / 2));
@@ -153,17 +167,22 @@ public final class Backend implements AutoCloseable {
         }
     }
 
-    /** Promises the whole body, sends half of it, then drops the connection. */
+    /**
+     * Promises the whole body, sends half of it, then closes the connection under Jetty's feet. It closes
+     * the socket (the EndPoint) rather than aborting the request: an aborted request is recycled while
+     * Javalin still holds it, and Javalin's error handling then loops on the timer thread, which froze
+     * every backend in the JVM and wrote gigabytes of log.
+     */
     private static void closeMidResponse(Context ctx, String json) {
         try {
             ctx.res().setContentLength(json.length());
             ctx.res().getOutputStream().write(json.substring(0, json.length() / 2).getBytes());
             ctx.res().flushBuffer();
         } catch (java.io.IOException ignored) {
-            // the client went away first; nothing to close
+            // the client went away first; the close below is then a no-op
         }
         org.eclipse.jetty.ee10.servlet.ServletContextRequest.getServletContextRequest(ctx.req())
-                .getServletChannel().abort(new java.io.IOException("backend fault injected: close"));
+                .getConnectionMetaData().getConnection().getEndPoint().close();
     }
 
     static final List<Flags.Flag> FLAGS = List.of(
@@ -171,6 +190,7 @@ public final class Backend implements AutoCloseable {
             new Flags.Flag("host", "HOST", "0.0.0.0", "address to bind"),
             new Flags.Flag("delay", "MS", String.valueOf(Limits.DELAY_DEFAULT), "default delay of each answer, 0-" + Limits.DELAY_MAX + " (per request: ?delay=)"),
             new Flags.Flag("fault", "none|error|malformed|close", "none", "misbehave on purpose: answer 500, cut JSON, or drop the connection mid-answer"),
+            new Flags.Flag("fault-at", "ROUTE", "all", "only this route misbehaves: authenticate, authorize or meetings"),
             new Flags.Flag("help", null, null, "print this help and exit"));
 
     /** {@code loomylin backend [--port P] [--delay MS] [--fault F]}: the backend alone, e.g. on another host. */
@@ -180,10 +200,12 @@ public final class Backend implements AutoCloseable {
             System.out.print("Usage: java -jar loomylin.jar backend [flags]\n\n" + Flags.describe(FLAGS));
             return;
         }
+        String faultAt = flags.get("fault-at").equals("all") ? null : flags.get("fault-at");
         Backend backend = Launcher.bind(() -> start(flags.get("host"), flags.integer("port", 0, 65535),
-                flags.integer("delay", 0, Limits.DELAY_MAX), Fault.parse(flags.get("fault"))));
+                flags.integer("delay", 0, Limits.DELAY_MAX), Fault.parse(flags.get("fault")), faultAt));
         Launcher.log("backend on port {} ({}, delay {} ms{})", backend.port(), ROUTES, backend.defaultDelayMs,
-                backend.fault == Fault.NONE ? "" : ", fault " + backend.fault.name().toLowerCase(Locale.ROOT));
+                backend.fault == Fault.NONE ? "" : ", fault " + backend.fault.name().toLowerCase(Locale.ROOT)
+                        + (faultAt == null ? "" : " at " + faultAt));
         Launcher.awaitSignal(List.of(backend));
     }
 }

@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# Soak: the default three servers (qtp:4, qtp:32, loom) and the embedded backend under a steady mixed
+# load for a while: every endpoint, some bad requests, one request in twenty on a fresh HTTP/1.0
+# connection. Loopback only.
+#
+#   scripts/soak.sh                      10 minutes
+#   SOAK_SECONDS=60 scripts/soak.sh      one minute (CI)
+#   JAVA=/path/to/jdk-21+/bin/java scripts/soak.sh
+#
+# Reports requests sent, answers by class (2xx/4xx/5xx), unexpected answers, connection errors, and the
+# server's RSS and threads (/proc/PID/status) at start, after warm-up and at the end. Checks:
+#   no-5xx, expected-statuses   every request got what it deserved (200, or 400/404 for the bad ones)
+#   no-connection-errors        no refused/reset/cut connection, no timeout (30 s)
+#   every-request-accounted     every request sent got an answer or an error
+#   port-P-answers              each server answered
+#   rss-flat                    RSS at the end <= RSS after warm-up + 25 % (SOAK_RSS_TOLERANCE=0.25);
+#                               the 256 MB heap is pre-touched, so this is growth outside the heap
+#   threads-flat                threads at the end <= threads after warm-up + 10 (SOAK_THREAD_TOLERANCE)
+#   sigterm-exit-0              SIGTERM afterwards stops everything with exit status 0 within 15 s
+# Warm-up is a quarter of the run, at least 10 s and at most 120 s (SOAK_WARMUP_SECONDS).
+# Last line: "soak: N passed, M failed"; exit status 1 when any check failed.
+#
+# Environment: SOAK_SECONDS (600), SOAK_PORT (7000; the servers use it and the next three ports),
+# SOAK_CLIENTS per server (4), SOAK_THINK_MS between a client's requests (10),
+# SOAK_JAVA_OPTS for the server JVM (-Xms256m -Xmx256m -XX:+AlwaysPreTouch), JAVA (else
+# $JAVA_HOME/bin/java, else java on the PATH, else a JDK 21+ from Maven's toolchains).
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 2
+
+die() { echo "soak: $*" >&2; echo "soak: 0 passed, 1 failed"; exit 2; }
+
+# Prints the java to use: $JAVA if set (it must be 21+), else the first 21+ of $JAVA_HOME/bin/java,
+# java on the PATH, and the JDKs Maven's toolchains know (~/.m2/toolchains.xml and the cache the
+# build's maven-toolchains-plugin writes). Otherwise says what it tried, on stderr, and fails.
+find_java() {
+    local candidates=() tried=() j v home f
+    if [[ -n ${JAVA:-} ]]; then
+        candidates=("$JAVA")
+    else
+        [[ -n ${JAVA_HOME:-} ]] && candidates+=("$JAVA_HOME/bin/java")
+        candidates+=(java)
+        for f in "$HOME/.m2/toolchains.xml" "$HOME/.m2/discovered-jdk-toolchains-cache.xml"; do
+            [[ -f $f ]] || continue
+            while read -r home; do candidates+=("$home/bin/java"); done < <(sed -n 's:.*<jdkHome>\(.*\)</jdkHome>.*:\1:p' "$f")
+        done
+    fi
+    for j in "${candidates[@]}"; do
+        if ! command -v "$j" >/dev/null 2>&1; then tried+=("$j (not found)"); continue; fi
+        v=$("$j" -XshowSettings:properties -version 2>&1 | awk -F'= ' '/java.specification.version/ {print $2}')
+        if [[ ${v%%.*} =~ ^[0-9]+$ ]] && (( ${v%%.*} >= 21 )); then echo "$j"; return 0; fi
+        tried+=("$j (Java ${v:-?})")
+    done
+    echo "soak: no Java 21 or newer; tried: ${tried[*]}. Set JAVA=/path/to/jdk-21+/bin/java or JAVA_HOME" >&2
+    return 2
+}
+
+JAVA=$(find_java) || { echo "soak: 0 passed, 1 failed"; exit 2; }
+SECONDS_TO_RUN=${SOAK_SECONDS:-600}
+PORT=${SOAK_PORT:-7000}
+CLIENTS=${SOAK_CLIENTS:-4}
+THINK_MS=${SOAK_THINK_MS:-10}
+WARMUP=${SOAK_WARMUP_SECONDS:-$(( SECONDS_TO_RUN / 4 < 10 ? 10 : (SECONDS_TO_RUN / 4 > 120 ? 120 : SECONDS_TO_RUN / 4) ))}
+# The heap is committed and touched up front, so that RSS shows what grows outside it (threads, buffers,
+# metaspace, code): left lazy, G1 touching fresh heap regions made RSS climb 60 % in a minute's run.
+read -r -a JAVA_OPTS <<<"${SOAK_JAVA_OPTS:--Xms256m -Xmx256m -XX:+AlwaysPreTouch}"
+if ! [[ $SECONDS_TO_RUN =~ ^[0-9]+$ ]] || (( SECONDS_TO_RUN < 20 )); then die "SOAK_SECONDS must be a whole number of seconds, at least 20"; fi
+JAR=target/loomylin.jar
+if [[ ! -f $JAR ]]; then
+    echo "soak: building $JAR"
+    ./mvnw -B -q -DskipTests package || die "build failed"
+fi
+for p in "$PORT" $((PORT + 1)) $((PORT + 2)) $((PORT + 3)); do
+    if (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then die "port $p is in use; stop what runs there or set SOAK_PORT"; fi
+done
+
+LOG=$(mktemp "${TMPDIR:-/tmp}/loomylin-soak.XXXXXX.log")
+SERVER_PID=""
+cleanup() {
+    [[ -n $SERVER_PID ]] && kill -9 "$SERVER_PID" 2>/dev/null
+    rm -f "$LOG"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+"$JAVA" "${JAVA_OPTS[@]}" -jar "$JAR" --port "$PORT" --host 127.0.0.1 >"$LOG" 2>&1 &
+SERVER_PID=$!
+for _ in $(seq 1 300); do
+    grep -q "ready;" "$LOG" 2>/dev/null && break
+    kill -0 "$SERVER_PID" 2>/dev/null || break
+    sleep 0.2
+done
+grep -q "ready;" "$LOG" || { sed 's/^/soak: server | /' "$LOG"; die "the servers did not start"; }
+echo "soak: $("$JAVA" -version 2>&1 | head -1), $(nproc) cores; servers on ports $PORT-$((PORT + 2)), backend $((PORT + 3)), pid $SERVER_PID, ${JAVA_OPTS[*]}"
+
+"$JAVA" -cp "$JAR" loomylin.reliability.Soak --ports "$PORT,$((PORT + 1)),$((PORT + 2))" --pid "$SERVER_PID" \
+    --seconds "$SECONDS_TO_RUN" --clients "$CLIENTS" --think-ms "$THINK_MS" --warmup-seconds "$WARMUP" \
+    --rss-tolerance "${SOAK_RSS_TOLERANCE:-0.25}" --thread-tolerance "${SOAK_THREAD_TOLERANCE:-10}" | tee "$LOG.report"
+TOOL_STATUS=${PIPESTATUS[0]}
+
+# The servers must still be there, and stop cleanly.
+STOP="FAIL sigterm-exit-0: server already gone"
+if kill -0 "$SERVER_PID" 2>/dev/null; then
+    kill -TERM "$SERVER_PID"
+    for _ in $(seq 1 150); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.1; done
+    if kill -0 "$SERVER_PID" 2>/dev/null; then
+        STOP="FAIL sigterm-exit-0: still running 15 s after SIGTERM"
+        kill -9 "$SERVER_PID"
+        wait "$SERVER_PID" 2>/dev/null
+    else
+        wait "$SERVER_PID" 2>/dev/null
+        RC=$?
+        if (( RC == 0 )); then STOP="PASS sigterm-exit-0: exit status 0"; else STOP="FAIL sigterm-exit-0: exit status $RC"; fi
+    fi
+fi
+SERVER_PID=""
+echo "$STOP"
+WARNINGS=$(grep -c " WARN \| ERROR " "$LOG")
+if (( WARNINGS > 0 )); then
+    echo "soak: the server logged $WARNINGS warnings or errors, the first ones:"
+    grep " WARN \| ERROR " "$LOG" | head -5 | sed 's/^/soak: server | /'
+fi
+
+PASSED=$( { grep -c '^PASS ' "$LOG.report"; [[ $STOP == PASS* ]] && echo 1; } | awk '{s += $1} END {print s + 0}')
+FAILED=$( { grep -c '^FAIL ' "$LOG.report"; [[ $STOP == FAIL* ]] && echo 1; } | awk '{s += $1} END {print s + 0}')
+(( TOOL_STATUS == 0 || TOOL_STATUS == 1 )) || FAILED=$((FAILED + 1))
+rm -f "$LOG.report"
+echo "soak: $PASSED passed, $FAILED failed"
+(( FAILED == 0 ))
