@@ -90,7 +90,7 @@ class BackendFaultTest {
         return List.of(
                 new Fault("slow", () -> url(healthy.port()), "?delay=2000", 504, "did not answer within " + HOP_TIMEOUT_MS + " ms", "authenticate"),
                 new Fault("down", () -> url(downPort), "", 502, "unreachable", "authenticate"),
-                new Fault("not-accepting", () -> url(notAccepting.getLocalPort()), "", 504, "", "authenticate"),
+                new Fault("not-accepting", () -> url(notAccepting.getLocalPort()), "", 504, "did not", "authenticate"), // accept (Linux) or answer
                 new Fault("error", () -> url(errorEverywhere.port()), "", 502, "answered 500", "authenticate"),
                 new Fault("malformed", () -> url(malformedAtAuthorize.port()), "", 502, "malformed JSON", "authorize"),
                 new Fault("close", () -> url(closeAtMeetings.port()), "", 502, "failed", "meetings"));
