@@ -19,11 +19,20 @@ public final class ErrorAnswers {
         config.routes.exception(BadParameter.class, (e, ctx) -> answer(ctx, 400, e.getMessage()));
         config.routes.exception(HopFailure.class, (e, ctx) -> answer(ctx, e.status, e.getMessage()));
         config.routes.exception(Exception.class, (e, ctx) -> {
-            LOG.warn("{} {} failed: {}", ctx.method(), ctx.path(), e.toString());
+            LOG.warn("{} failed: {}", where(ctx), e.toString());
             answer(ctx, 500, "internal error: " + e.getClass().getSimpleName());
         });
         config.routes.error(404, ctx -> answer(ctx, 404,
                 "no route " + ctx.method() + " " + Params.printable(ctx.path()) + "; routes: " + routes));
+    }
+
+    /** The request's method and path for a log line; a request Jetty already recycled has neither. */
+    private static String where(Context ctx) {
+        try {
+            return ctx.method() + " " + Params.printable(ctx.path());
+        } catch (RuntimeException recycled) {
+            return "a finished request";
+        }
     }
 
     public static void answer(Context ctx, int status, String line) {

@@ -1,6 +1,8 @@
 package loomylin;
 
 import io.javalin.Javalin;
+import java.net.URI;
+import java.util.Locale;
 import java.util.function.Function;
 
 /** The two implementations every twin-parameterized test runs against. */
@@ -14,15 +16,32 @@ public enum Twin {
         this.servers = servers;
     }
 
-    /** Starts one server of this twin on an ephemeral loopback port. */
+    /** Options for a test server on {@code pool}: a short grace so that stopping is quick. */
+    public static ServerOptions options(String pool) {
+        ServerOptions o = new ServerOptions();
+        o.pool = PoolKind.parse(pool);
+        o.graceMs = 1_000;
+        return o;
+    }
+
+    /** A started server of this twin on an ephemeral loopback port (the options' host and port are ignored). */
+    public Javalin start(ServerOptions options) {
+        ServerOptions o = options.copy();
+        o.host = "127.0.0.1";
+        o.port = 0;
+        o.twin = toString();
+        return servers.apply(o);
+    }
+
+    /** A started server of this twin on {@code pool}, calling the backend at {@code backend}. */
     public Javalin start(PoolKind pool, String backend) {
-        ServerOptions options = new ServerOptions();
-        options.host = "127.0.0.1";
-        options.port = 0;
-        options.pool = pool;
-        options.twin = name().toLowerCase();
-        options.backend = java.net.URI.create(backend);
-        options.graceMs = 1_000;
-        return servers.apply(options);
+        ServerOptions o = options(pool.toString());
+        o.backend = URI.create(backend);
+        return start(o);
+    }
+
+    @Override
+    public String toString() {
+        return name().toLowerCase(Locale.ROOT);
     }
 }

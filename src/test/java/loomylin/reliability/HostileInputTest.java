@@ -1,5 +1,6 @@
 package loomylin.reliability;
 
+import loomylin.Twin;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
