@@ -22,8 +22,8 @@ cd "$(dirname "$0")/.." || exit 2
 
 die() { echo "overload: $*" >&2; exit 2; }
 
-# shellcheck source=scripts/find-java.sh
-source "scripts/find-java.sh"
+# shellcheck source=scripts/common.sh
+source "scripts/common.sh"
 
 JAVA=$(find_java overload) || exit 2
 HEY=${HEY:-hey}
@@ -71,12 +71,7 @@ scenario() {
     "$JAVA" $jopts -jar "$JAR" --pools "$pool" --port "$PORT" --host 127.0.0.1 --backend http://127.0.0.1:9 \
         --accept-queue "$ACCEPT_QUEUE" --grace-ms 5000 $sflags >"$log" 2>&1 &
     SERVER_PID=$!
-    for _ in $(seq 1 300); do
-        grep -q "ready;" "$log" 2>/dev/null && break
-        kill -0 "$SERVER_PID" 2>/dev/null || break
-        sleep 0.2
-    done
-    if ! grep -q "ready;" "$log"; then
+    if ! await_ready "$log" "$SERVER_PID"; then
         echo "   server did not start:"; sed 's/^/   | /' "$log"
         kill -9 "$SERVER_PID" 2>/dev/null; SERVER_PID=""
         FAILED=$((FAILED + 1)); SUMMARY+=("$name: FAIL (no start)"); return

@@ -29,8 +29,8 @@ cd "$(dirname "$0")/.." || exit 2
 
 die() { echo "soak: $*" >&2; echo "soak: 0 passed, 1 failed"; exit 2; }
 
-# shellcheck source=scripts/find-java.sh
-source "scripts/find-java.sh"
+# shellcheck source=scripts/common.sh
+source "scripts/common.sh"
 
 JAVA=$(find_java soak) || { echo "soak: 0 passed, 1 failed"; exit 2; }
 SECONDS_TO_RUN=${SOAK_SECONDS:-600}
@@ -62,12 +62,7 @@ trap 'exit 130' INT TERM
 
 "$JAVA" "${JAVA_OPTS[@]}" -jar "$JAR" --port "$PORT" --host 127.0.0.1 >"$LOG" 2>&1 &
 SERVER_PID=$!
-for _ in $(seq 1 300); do
-    grep -q "ready;" "$LOG" 2>/dev/null && break
-    kill -0 "$SERVER_PID" 2>/dev/null || break
-    sleep 0.2
-done
-grep -q "ready;" "$LOG" || { sed 's/^/soak: server | /' "$LOG"; die "the servers did not start"; }
+await_ready "$LOG" "$SERVER_PID" || { sed 's/^/soak: server | /' "$LOG"; die "the servers did not start"; }
 echo "soak: $("$JAVA" -version 2>&1 | head -1), $(nproc) cores; servers on ports $PORT-$((PORT + 2)), backend $((PORT + 3)), pid $SERVER_PID, ${JAVA_OPTS[*]}"
 
 "$JAVA" -cp "$JAR" loomylin.reliability.Soak --ports "$PORT,$((PORT + 1)),$((PORT + 2))" --pid "$SERVER_PID" \

@@ -1,4 +1,16 @@
-# Sourced by scripts/overload.sh and scripts/soak.sh: `find_java NAME` prints the java to use.
+# Sourced by scripts/overload.sh and scripts/soak.sh: `find_java NAME` prints the java to use;
+# `await_ready LOG PID` waits (at most 60 s) until the server started as PID logs "ready;".
+
+await_ready() {
+    local log=$1 pid=$2
+    for _ in $(seq 1 300); do
+        grep -q "ready;" "$log" 2>/dev/null && return 0
+        kill -0 "$pid" 2>/dev/null || return 1
+        sleep 0.2
+    done
+    grep -q "ready;" "$log"
+}
+
 # Prints the java to use: $JAVA if set (it must be 21+), else the first 21+ of $JAVA_HOME/bin/java,
 # java on the PATH, and the JDKs Maven's toolchains know (~/.m2/toolchains.xml and the cache the
 # build's maven-toolchains-plugin writes). Otherwise says what it tried, on stderr, and fails.
