@@ -1,5 +1,6 @@
 package loomylin;
 
+import loomylin.backend.Backend;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.javalin.Javalin;
 import java.net.http.HttpResponse;
 import java.util.stream.Stream;
+import loomylin.jetty.PoolKind;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;

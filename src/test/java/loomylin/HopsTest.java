@@ -8,6 +8,9 @@ import java.net.ServerSocket;
 import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.stream.Stream;
+import loomylin.backend.Backend;
+import loomylin.jetty.PoolKind;
+import loomylin.web.Limits;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -59,7 +62,7 @@ class HopsTest {
         try {
             HttpResponse<String> r = Http.get("http://127.0.0.1:" + app.port() + route);
             assertEquals(502, r.statusCode(), r.body());
-            assertEquals("backend " + url + " is unreachable at authenticate (connection refused)\n", r.body());
+            assertEquals("backend " + url + " is unreachable at authenticate (could not connect)\n", r.body());
             assertTrue(r.headers().firstValue("Content-Type").orElse("").startsWith("text/plain"));
         } finally {
             app.stop();

@@ -6,6 +6,8 @@ import io.javalin.Javalin;
 import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.stream.Stream;
+import loomylin.backend.Backend;
+import loomylin.jetty.PoolKind;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;

@@ -4,6 +4,8 @@ import io.javalin.Javalin;
 import java.net.URI;
 import java.util.Locale;
 import java.util.function.Function;
+import loomylin.jetty.PoolKind;
+import loomylin.jetty.ServerOptions;
 
 /** The two implementations every twin-parameterized test runs against. */
 public enum Twin {

@@ -11,6 +11,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.stream.Stream;
+import loomylin.backend.Backend;
+import loomylin.jetty.PoolKind;
+import loomylin.web.Json;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -60,7 +63,7 @@ class TwinContractTest {
                 Arguments.of("/hops-async?delay=0", 200, null, "application/json"),
                 Arguments.of("/hops-blocking?delay=x", 400, "delay must be a whole number from 0 to 60000, got 'x'\n", "text/plain"),
                 Arguments.of("/hops-async?delay=60001", 400, "delay must be a whole number from 0 to 60000, got 60001\n", "text/plain"),
-                Arguments.of("/nope", 404, "no route GET /nope; routes: " + loomylin.java.Servers.ROUTES + "\n", "text/plain"));
+                Arguments.of("/nope", 404, "no route GET /nope; routes: " + loomylin.web.Routes.listing() + "\n", "text/plain"));
     }
 
     @ParameterizedTest(name = "{0}")

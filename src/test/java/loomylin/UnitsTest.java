@@ -6,6 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
+import loomylin.cli.Flags;
+import loomylin.cli.UsageError;
+import loomylin.jetty.PoolKind;
+import loomylin.web.BadParameter;
+import loomylin.web.Json;
+import loomylin.web.Params;
 import org.junit.jupiter.api.Test;
 
 /** The small shared pieces: pool specs, parameters, flags, JSON. */

@@ -7,8 +7,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import loomylin.Flags;
-import loomylin.StartupFailure;
+import loomylin.cli.Flags;
+import loomylin.cli.StartupFailure;
 
 /**
  * {@code loomylin bench}: runs the plan of a preset (or of the flags) one run at a time, each against a
@@ -31,7 +31,7 @@ public final class Bench {
     /** Runs the bench; returns the output directory, or throws StartupFailure after writing what finished. */
     static Path run(BenchConfig config, String commandLine, PrintStream out) {
         if (!Files.isReadable(Path.of("/proc/self/stat")))
-            throw new loomylin.UsageError("the bench measures servers through /proc, so it runs on Linux only");
+            throw new loomylin.cli.UsageError("the bench measures servers through /proc, so it runs on Linux only");
         Path hey = HeyBinary.locate(config.hey(), System.getenv("PATH"));
         OpenFileLimit.check(config.runs(), Path.of("/proc/self/limits"));
         Path dir = config.out().toAbsolutePath();
@@ -120,6 +120,6 @@ public final class Bench {
 
     /** Our own failures are already one readable line; anything else keeps its type. */
     private static String message(Exception e) {
-        return e instanceof StartupFailure || e instanceof loomylin.UsageError ? e.getMessage() : e.toString();
+        return e instanceof StartupFailure || e instanceof loomylin.cli.UsageError ? e.getMessage() : e.toString();
     }
 }

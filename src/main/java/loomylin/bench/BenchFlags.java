@@ -4,10 +4,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import loomylin.Flags;
-import loomylin.Limits;
-import loomylin.Params;
-import loomylin.UsageError;
+import loomylin.cli.Flags;
+import loomylin.cli.UsageError;
+import loomylin.web.Limits;
+import loomylin.web.Params;
 
 /** The flags of {@code loomylin bench}, each also an environment variable (LOOMYLIN_PRESET, ...). */
 final class BenchFlags {
@@ -16,7 +16,7 @@ final class BenchFlags {
 
     static final List<Flags.Flag> FLAGS = List.of(
             new Flags.Flag("preset", "smoke|quick|full", "quick", "which runs to make; the flags below replace its lists"),
-            new Flags.Flag("pools", "KIND,KIND,...", null, "pools to compare (default: the preset's); KIND is " + loomylin.PoolKind.HELP),
+            new Flags.Flag("pools", "KIND,KIND,...", null, "pools to compare (default: the preset's); KIND is " + loomylin.jetty.PoolKind.HELP),
             new Flags.Flag("endpoints", "ROUTE[?QUERY],...", null, "endpoints to load, query kept, e.g. wait-blocking?ms=1000 (default: the preset's)"),
             new Flags.Flag("concurrency", "N,N,...", null, "concurrent clients (hey -c) per run (default: the preset's)"),
             new Flags.Flag("out", "DIR", "bench-results", "where results.csv, report.md, targets.csv and the charts go"),

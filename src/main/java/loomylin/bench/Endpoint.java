@@ -4,8 +4,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.OptionalInt;
 import java.util.regex.Pattern;
-import loomylin.Params;
-import loomylin.UsageError;
+import loomylin.cli.UsageError;
+import loomylin.web.Params;
 
 /**
  * A route to load, as written after {@code --endpoints}: the route name and an optional query that is sent
@@ -13,7 +13,7 @@ import loomylin.UsageError;
  */
 record Endpoint(String route, String query) {
 
-    static final List<String> ROUTES = List.of("computational", "wait-blocking", "wait-async", "hops-blocking", "hops-async");
+    static final List<String> ROUTES = loomylin.web.Routes.workloadNames();
 
     /** name=value pairs of URL-safe characters: nothing that would need escaping in a URL or a file name. */
     private static final Pattern QUERY = Pattern.compile("[A-Za-z0-9_.-]+=[A-Za-z0-9_.-]*(&[A-Za-z0-9_.-]+=[A-Za-z0-9_.-]*)*");

@@ -4,7 +4,7 @@ import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import loomylin.UsageError;
+import loomylin.cli.UsageError;
 
 /** Where hey is: the --hey path, or the first {@code hey} on PATH. Missing hey is a usage error with install hints. */
 final class HeyBinary {

@@ -9,7 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import loomylin.StartupFailure;
+import loomylin.cli.StartupFailure;
 
 /** Runs hey: a measured run with a fixed count and per-request CSV, or a warm-up burst of fixed duration. */
 final class HeyRun {

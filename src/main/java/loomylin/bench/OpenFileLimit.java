@@ -5,7 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.OptionalLong;
-import loomylin.UsageError;
+import loomylin.cli.UsageError;
 
 /**
  * Checks that the highest concurrency fits in the open-file limit the children inherit: hey holds one socket

@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import loomylin.PoolKind;
-import loomylin.UsageError;
+import loomylin.cli.UsageError;
+import loomylin.jetty.PoolKind;
 
 /**
  * The ordered list of runs a bench makes. Within a block the pools vary fastest, so the runs a comparison

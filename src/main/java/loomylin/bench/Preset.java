@@ -2,8 +2,8 @@ package loomylin.bench;
 
 import java.util.List;
 import java.util.Locale;
-import loomylin.Params;
-import loomylin.UsageError;
+import loomylin.cli.UsageError;
+import loomylin.web.Params;
 
 /**
  * A named benchmark: blocks of runs plus how long each run warms up and how many requests it measures.

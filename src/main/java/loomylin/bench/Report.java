@@ -6,7 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
-import loomylin.PoolKind;
+import loomylin.jetty.PoolKind;
 
 /**
  * report.md: the machine, how the runs were made, the targets, then per endpoint a chart and a table with

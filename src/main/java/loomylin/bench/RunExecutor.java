@@ -1,14 +1,12 @@
 package loomylin.bench;
 
-import loomylin.PoolKind;
-
-import java.util.List;
-
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
-import loomylin.StartupFailure;
+import java.util.List;
+import loomylin.cli.StartupFailure;
+import loomylin.jetty.PoolKind;
 
 /**
  * Makes one run: a fresh server JVM on the run's pool, its idle memory, a warm-up burst, then the measured

@@ -1,6 +1,7 @@
 package loomylin.bench;
 
-import loomylin.PoolKind;
+import loomylin.jetty.PoolKind;
+
 
 /** One measured run: a fresh server on {@code pool}, loaded on {@code endpoint} by {@code concurrency} clients. */
 record RunSpec(PoolKind pool, Endpoint endpoint, int concurrency, int requests) {

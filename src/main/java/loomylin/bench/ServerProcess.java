@@ -12,8 +12,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import loomylin.Json;
-import loomylin.StartupFailure;
+import loomylin.cli.StartupFailure;
+import loomylin.web.Json;
 
 /**
  * A Loomylin JVM the bench starts: one server on one pool, or the backend. It runs the same java and class

@@ -8,8 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Predicate;
-import loomylin.Limits;
-import loomylin.PoolKind;
+import loomylin.jetty.PoolKind;
+import loomylin.web.Limits;
 
 /**
  * The project's performance targets P1-P6, each computed from the rows of one bench (ratios of runs made

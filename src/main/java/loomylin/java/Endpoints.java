@@ -7,11 +7,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import loomylin.Json;
-import loomylin.Limits;
-import loomylin.Params;
-import loomylin.ServerFigures;
-import loomylin.ServerOptions;
+import loomylin.jetty.ServerOptions;
+import loomylin.web.Json;
+import loomylin.web.Limits;
+import loomylin.web.Params;
+import loomylin.web.ServerFigures;
 import org.eclipse.jetty.util.thread.ThreadPool;
 
 /** The handlers behind every route, one method each. */
@@ -68,7 +68,7 @@ public final class Endpoints {
 
     /** What this server is and how busy it has been; {@code ?reset=true} resets the high-water marks. */
     public void pool(Context ctx) {
-        boolean reset = "true".equals(ctx.queryParam("reset"));
+        boolean reset = Params.bool(ctx.queryParams("reset"), "reset");
         if (reset && pool instanceof LoomThreadPool loom) loom.resetMax();
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("twin", "java");

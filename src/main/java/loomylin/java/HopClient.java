@@ -13,12 +13,14 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.Locale;
+import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import loomylin.HopFailure;
-import loomylin.Json;
-import loomylin.Limits;
-import loomylin.ServerOptions;
+import loomylin.jetty.ServerOptions;
+import loomylin.web.HopFailure;
+import loomylin.web.Json;
+import loomylin.web.Limits;
 
 /**
  * The three backend calls behind /hops-*, each needing the previous answer: authenticate (token -> userId),
@@ -32,7 +34,7 @@ public final class HopClient implements AutoCloseable {
     private final HttpClient http;
 
     public HopClient(ServerOptions options) {
-        this.backend = options.backend;
+        this.backend = Objects.requireNonNull(options.backend, "options.backend");
         this.timeout = Duration.ofMillis(options.hopTimeoutMs);
         this.http = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
@@ -127,9 +129,17 @@ public final class HopClient implements AutoCloseable {
         if (e instanceof HttpTimeoutException)
             return new HopFailure(504, "backend " + backend + " did not answer within " + timeout.toMillis() + " ms at " + hop);
         if (e instanceof ConnectException)
-            return new HopFailure(502, "backend " + backend + " is unreachable at " + hop + " (connection refused)");
+            return new HopFailure(502, "backend " + backend + " is unreachable at " + hop + " (" + connectProblem(e) + ")");
         return new HopFailure(502, "backend " + backend + " failed at " + hop + ": " + e.getClass().getSimpleName()
                 + (e.getMessage() == null ? "" : " " + e.getMessage()));
+    }
+
+    /** What the connect attempt ran into, in lower case: "connection refused", "no route to host", ... */
+    private static String connectProblem(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t.getMessage() != null && !t.getMessage().isBlank()) return t.getMessage().toLowerCase(Locale.ROOT);
+        }
+        return "could not connect";
     }
 
     private HopFailure malformed(String hop, Json.Malformed e) {
@@ -137,8 +147,9 @@ public final class HopClient implements AutoCloseable {
     }
 
     @Override
+    /** Aborts backend calls still in flight (their requests answer 502) instead of waiting for them. */
     public void close() {
-        http.close();
-        callbacks.close();
+        http.shutdownNow();
+        callbacks.shutdownNow();
     }
 }

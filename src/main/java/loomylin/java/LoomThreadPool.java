@@ -28,23 +28,19 @@ import org.slf4j.LoggerFactory;
 /**
  * A Jetty {@link ThreadPool} that runs every request on its own virtual thread.
  *
- * <p>Jetty hands a pool two kinds of work. Through {@link #execute} come first its selector and acceptor
- * loops: they run for the server's whole life, parked in {@code epoll}/{@code accept}. Put on virtual threads
- * (as an all-virtual pool does) they occupy carrier threads and steal turns from the requests; a prototype of
- * that shape reached 0.61x the throughput of async code at 2000 connections. So the first {@code loopThreads}
- * tasks that run at once get platform threads: Jetty executes its loops while the server starts, and they
- * never end, so in practice exactly the loops hold them. Everything else that comes through {@link #execute}
- * later (a connection resumed after an async response, an accepted socket, a closed endpoint) finds them busy
- * and runs on a virtual thread; a first version gave those chores an unbounded platform pool and grew to
- * 142 platform threads under 1000 async clients. Request work Jetty sends through
- * {@link #getVirtualThreadsExecutor()} (the {@link VirtualThreads.Configurable} contract its execution strategy
- * honours) gets a fresh virtual thread too: no pool, no queue, no limit.
+ * <p>Jetty hands a pool two kinds of work through {@link #execute}: its selector and acceptor loops, which
+ * run for the server's whole life, and short chores (an accepted socket, a connection resumed after an async
+ * response, a closed endpoint). The first {@code loopThreads} tasks running at once get platform threads, so
+ * the loops never occupy a carrier; any task that finds them busy runs on a fresh virtual thread. Request work
+ * Jetty sends through {@link #getVirtualThreadsExecutor()} (the {@link VirtualThreads.Configurable} contract
+ * its execution strategy honours) gets a fresh virtual thread too: no pool, no queue, no limit. So the pool
+ * never holds more than {@code loopThreads} platform threads, whatever the load.
  *
- * <p>{@link #tryExecute} refuses on purpose: when it succeeds Jetty lets the selector thread run the request
- * itself and starts a new producer; that would put blocking request code on a platform thread.
+ * <p>{@link #tryExecute} always refuses: were it to succeed, Jetty would run the request on the selector's
+ * platform thread.
  *
- * <p>Stopping waits up to the stop timeout for running virtual threads, then interrupts them; {@link #join}
- * returns once stopped.
+ * <p>{@link #stop()} waits up to {@link #getStopTimeout()} for running virtual threads, then interrupts them.
+ * {@link #join()} returns once the pool is stopped, at once for a pool that is not running.
  */
 @ManagedObject("A virtual thread per request; platform threads for Jetty's selectors and acceptors")
 public final class LoomThreadPool extends ContainerLifeCycle implements ThreadPool, TryExecutor, VirtualThreads.Configurable {
@@ -59,7 +55,7 @@ public final class LoomThreadPool extends ContainerLifeCycle implements ThreadPo
     private final LongAdder started = new LongAdder();
     private final LongAdder failed = new LongAdder();
     private volatile ThreadPoolExecutor platform;
-    private volatile CountDownLatch stopped = new CountDownLatch(1);
+    private volatile CountDownLatch stopped = new CountDownLatch(0);
     private volatile long stopTimeoutMs = 5_000;
 
     /**

@@ -1,7 +1,7 @@
 package loomylin.java;
 
-import loomylin.Launcher;
-import loomylin.Main;
+import loomylin.cli.Guard;
+import loomylin.cli.Launcher;
 
 /** The Java twin's main, for running from an IDE: the default three servers plus the backend. */
 public final class Loomylin {
@@ -9,6 +9,6 @@ public final class Loomylin {
     }
 
     public static void main(String[] args) {
-        Main.guard(() -> Launcher.serve(args, "java", Servers::start));
+        Guard.run(() -> Launcher.serve(args, "java", Servers::start));
     }
 }

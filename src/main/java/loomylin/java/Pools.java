@@ -2,8 +2,8 @@ package loomylin.java;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-import loomylin.JettySetup;
-import loomylin.PoolKind;
+import loomylin.jetty.JettySetup;
+import loomylin.jetty.PoolKind;
 import org.eclipse.jetty.util.VirtualThreads;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eclipse.jetty.util.thread.ThreadPool;
@@ -17,7 +17,11 @@ public final class Pools {
     public static ThreadPool create(PoolKind kind, String name) {
         return switch (kind.type()) {
             case QTP -> queued(kind.size(), name);
-            case LOOM -> new LoomThreadPool(name, JettySetup.LOOP_THREADS);
+            case LOOM -> {
+                LoomThreadPool pool = new LoomThreadPool(name, JettySetup.LOOP_THREADS);
+                pool.setStopTimeout(JettySetup.POOL_STOP_TIMEOUT_MS);
+                yield pool;
+            }
             case JETTY_VTP -> {
                 VirtualThreadPool pool = new VirtualThreadPool(kind.size()); // 0: no cap on concurrent tasks
                 pool.setName(name);

@@ -1,15 +1,14 @@
 package loomylin.java;
 
 import io.javalin.Javalin;
-import loomylin.ErrorAnswers;
-import loomylin.JettySetup;
-import loomylin.ServerOptions;
+import loomylin.jetty.JettySetup;
+import loomylin.jetty.ServerOptions;
+import loomylin.web.ErrorAnswers;
+import loomylin.web.Routes;
 import org.eclipse.jetty.util.thread.ThreadPool;
 
 /** One Javalin server on the pool the options name, with every route and the handler behind it. */
 public final class Servers {
-    public static final String ROUTES = "/computational, /wait-blocking, /wait-async, /hops-blocking, /hops-async, /pool";
-
     private Servers() {
     }
 
@@ -20,15 +19,15 @@ public final class Servers {
         Javalin app = Javalin.create(config -> {
             config.jetty.threadPool = pool;
             JettySetup.apply(config, options);
-            ErrorAnswers.apply(config, ROUTES);
+            ErrorAnswers.apply(config, Routes.listing());
             config.events.serverStopped(hops::close);
             config.events.serverStartFailed(hops::close);
-            config.routes.get("/computational", endpoints::computational);
-            config.routes.get("/wait-blocking", endpoints::waitBlocking);
-            config.routes.get("/wait-async", endpoints::waitAsync);
-            config.routes.get("/hops-blocking", endpoints::hopsBlocking);
-            config.routes.get("/hops-async", endpoints::hopsAsync);
-            config.routes.get("/pool", endpoints::pool);
+            config.routes.get(Routes.COMPUTATIONAL, endpoints::computational);
+            config.routes.get(Routes.WAIT_BLOCKING, endpoints::waitBlocking);
+            config.routes.get(Routes.WAIT_ASYNC, endpoints::waitAsync);
+            config.routes.get(Routes.HOPS_BLOCKING, endpoints::hopsBlocking);
+            config.routes.get(Routes.HOPS_ASYNC, endpoints::hopsAsync);
+            config.routes.get(Routes.POOL, endpoints::pool);
         });
         return app.start();
     }

@@ -5,12 +5,17 @@ import java.util.concurrent.CompletableFuture
 import java.util.concurrent.Executors
 import java.util.concurrent.ScheduledExecutorService
 import java.util.concurrent.TimeUnit
-import loomylin.Json
-import loomylin.Limits
-import loomylin.Params
-import loomylin.ServerFigures
-import loomylin.ServerOptions
+import loomylin.jetty.ServerOptions
+import loomylin.web.Json
+import loomylin.web.Limits
+import loomylin.web.Params
+import loomylin.web.ServerFigures
 import org.eclipse.jetty.util.thread.ThreadPool
+
+/** Completes /wait-async's futures; the request holds no thread while its timer runs. */
+private val TIMER: ScheduledExecutorService = Executors.newSingleThreadScheduledExecutor(
+    Thread.ofPlatform().name("kotlin-wait-async-timer").daemon(true).factory(),
+)
 
 /** The handlers behind every route, one method each. */
 class Endpoints(private val options: ServerOptions, private val pool: ThreadPool, private val hops: HopClient) {
@@ -19,7 +24,7 @@ class Endpoints(private val options: ServerOptions, private val pool: ThreadPool
     fun computational(ctx: Context) {
         val iterations = Params.integer(ctx.queryParams("iterations"), "iterations", Limits.ITERATIONS_DEFAULT, 0, Limits.ITERATIONS_MAX)
         var sum = 0.0
-        for (i in 0 until iterations) sum += Math.random()
+        repeat(iterations) { sum += Math.random() }
         ctx.result(if (sum >= 0) Limits.HELLO else "") // uses sum, so the loop is never optimised away
     }
 
@@ -53,31 +58,25 @@ class Endpoints(private val options: ServerOptions, private val pool: ThreadPool
 
     /** What this server is and how busy it has been; `?reset=true` resets the high-water marks. */
     fun pool(ctx: Context) {
-        val reset = ctx.queryParam("reset") == "true"
+        val reset = Params.bool(ctx.queryParams("reset"), "reset")
         if (reset && pool is LoomThreadPool) pool.resetMax()
-        val body = LinkedHashMap<String, Any>()
-        body["twin"] = "kotlin"
-        body["port"] = ctx.req().localPort // the port served, not the Host header's
-        body["kind"] = options.pool.toString()
-        body.putAll(ServerFigures.of(ctx, reset))
-        body.putAll(Pools.figures(pool))
+        val body = buildMap {
+            put("twin", "kotlin")
+            put("port", ctx.req().localPort) // the port served, not the Host header's
+            put("kind", options.pool.toString())
+            putAll(ServerFigures.of(ctx, reset))
+            putAll(Pools.figures(pool))
+        }
         ctx.contentType("application/json").result(Json.write(body))
     }
-
-    private companion object {
-        /** Completes /wait-async's futures; the request holds no thread while its timer runs. */
-        val TIMER: ScheduledExecutorService = Executors.newSingleThreadScheduledExecutor(
-            Thread.ofPlatform().name("kotlin-wait-async-timer").daemon(true).factory(),
-        )
-
-        /** The caller's token from `Authorization: Bearer ...`, or a demo token when there is none. */
-        fun token(ctx: Context): String {
-            val token = ctx.header("Authorization")?.replaceFirst(Regex("(?i)^bearer\\s+"), "")?.trim().orEmpty()
-            return token.ifEmpty { Limits.DEFAULT_TOKEN }
-        }
-
-        /** The backend delay to ask for, or null for the backend's default. */
-        fun delay(ctx: Context): Int? =
-            if (ctx.queryParams("delay").isEmpty()) null else Params.integer(ctx.queryParams("delay"), "delay", 0, 0, Limits.DELAY_MAX)
-    }
 }
+
+/** The caller's token from `Authorization: Bearer ...`, or a demo token when there is none. */
+private fun token(ctx: Context): String {
+    val token = ctx.header("Authorization")?.replaceFirst(Regex("(?i)^bearer\\s+"), "")?.trim().orEmpty()
+    return token.ifEmpty { Limits.DEFAULT_TOKEN }
+}
+
+/** The backend delay to ask for, or null for the backend's default. */
+private fun delay(ctx: Context): Int? =
+    if (ctx.queryParams("delay").isEmpty()) null else Params.integer(ctx.queryParams("delay"), "delay", 0, 0, Limits.DELAY_MAX)

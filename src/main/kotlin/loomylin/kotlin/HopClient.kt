@@ -11,13 +11,14 @@ import java.net.http.HttpResponse
 import java.net.http.HttpTimeoutException
 import java.nio.charset.StandardCharsets
 import java.time.Duration
+import java.util.Locale
 import java.util.concurrent.CompletableFuture
 import java.util.concurrent.CompletionException
 import java.util.concurrent.Executors
-import loomylin.HopFailure
-import loomylin.Json
-import loomylin.Limits
-import loomylin.ServerOptions
+import loomylin.jetty.ServerOptions
+import loomylin.web.HopFailure
+import loomylin.web.Json
+import loomylin.web.Limits
 
 /**
  * The three backend calls behind /hops-*, each needing the previous answer: authenticate (token -> userId),
@@ -66,7 +67,6 @@ class HopClient(options: ServerOptions) : AutoCloseable {
         return HttpRequest.newBuilder(URI.create("$backend$pathAndQuery$query")).timeout(timeout).GET()
     }
 
-    private fun encode(s: String) = URLEncoder.encode(s, StandardCharsets.UTF_8)
 
     private fun send(hop: String, request: HttpRequest): String =
         try {
@@ -81,7 +81,7 @@ class HopClient(options: ServerOptions) : AutoCloseable {
     private fun sendAsync(hop: String, request: HttpRequest): CompletableFuture<String> =
         http.sendAsync(request, HttpResponse.BodyHandlers.ofString())
             .handle { response, error ->
-                if (error != null) throw failure(hop, if (error is CompletionException) error.cause!! else error)
+                if (error != null) throw failure(hop, if (error is CompletionException) error.cause ?: error else error)
                 checked(hop, response)
             }
 
@@ -106,19 +106,26 @@ class HopClient(options: ServerOptions) : AutoCloseable {
         }
 
     private fun failure(hop: String, e: Throwable): HopFailure = when (e) {
-        is HopFailure -> e
         is HttpConnectTimeoutException ->
             HopFailure(504, "backend $backend did not accept a connection within the connect timeout at $hop")
         is HttpTimeoutException -> HopFailure(504, "backend $backend did not answer within ${timeout.toMillis()} ms at $hop")
-        is ConnectException -> HopFailure(502, "backend $backend is unreachable at $hop (connection refused)")
+        is ConnectException -> HopFailure(502, "backend $backend is unreachable at $hop (${connectProblem(e)})")
         else -> HopFailure(502, "backend $backend failed at $hop: ${e.javaClass.simpleName}" + (e.message?.let { " $it" } ?: ""))
     }
 
     private fun malformed(hop: String, e: Json.Malformed) =
         HopFailure(502, "backend $backend sent malformed JSON at $hop (${e.message})")
 
+    /** Aborts backend calls still in flight (their requests answer 502) instead of waiting for them. */
     override fun close() {
-        http.close()
-        callbacks.close()
+        http.shutdownNow()
+        callbacks.shutdownNow()
     }
 }
+
+private fun encode(s: String): String = URLEncoder.encode(s, StandardCharsets.UTF_8)
+
+/** What the connect attempt ran into, in lower case: "connection refused", "no route to host", ... */
+private fun connectProblem(e: Throwable): String =
+    generateSequence(e) { it.cause }.mapNotNull { it.message?.takeIf(String::isNotBlank) }.firstOrNull()?.lowercase(Locale.ROOT)
+        ?: "could not connect"

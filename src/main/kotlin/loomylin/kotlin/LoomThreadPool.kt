@@ -24,27 +24,24 @@ import org.slf4j.LoggerFactory
 /**
  * A Jetty [ThreadPool] that runs every request on its own virtual thread.
  *
- * Jetty hands a pool two kinds of work. Through [execute] come first its selector and acceptor loops: they
- * run for the server's whole life, parked in `epoll`/`accept`. Put on virtual threads (as an all-virtual pool
- * does) they occupy carrier threads and steal turns from the requests; a prototype of that shape reached
- * 0.61x the throughput of async code at 2000 connections. So the first [loopThreads] tasks that run at once
- * get platform threads: Jetty executes its loops while the server starts, and they never end, so in practice
- * exactly the loops hold them. Everything else that comes through [execute] later (a connection resumed after
- * an async response, an accepted socket, a closed endpoint) finds them busy and runs on a virtual thread; a
- * first version gave those chores an unbounded platform pool and grew to 142 platform threads under 1000
- * async clients. Request work Jetty sends through [getVirtualThreadsExecutor] (the
- * [VirtualThreads.Configurable] contract its execution strategy honours) gets a fresh virtual thread too:
- * no pool, no queue, no limit.
+ * Jetty hands a pool two kinds of work through [execute]: its selector and acceptor loops, which run for the
+ * server's whole life, and short chores (an accepted socket, a connection resumed after an async response, a
+ * closed endpoint). The first [loopThreads] tasks running at once get platform threads, so the loops never
+ * occupy a carrier; any task that finds them busy runs on a fresh virtual thread. Request work Jetty sends
+ * through [getVirtualThreadsExecutor] (the [VirtualThreads.Configurable] contract its execution strategy
+ * honours) gets a fresh virtual thread too: no pool, no queue, no limit. So the pool never holds more than
+ * [loopThreads] platform threads, whatever the load.
  *
- * [tryExecute] refuses on purpose: when it succeeds Jetty lets the selector thread run the request itself
- * and starts a new producer; that would put blocking request code on a platform thread.
+ * [tryExecute] always refuses: were it to succeed, Jetty would run the request on the selector's platform thread.
  *
- * Stopping waits up to the stop timeout for running virtual threads, then interrupts them; [join] returns
- * once stopped.
+ * [stop] waits up to [stopTimeout] for running virtual threads, then interrupts them. [join] returns once the
+ * pool is stopped, at once for a pool that is not running.
  *
  * @param name prefix of every thread's name
  * @param loopThreads platform threads for Jetty's long-running loops: its selectors plus acceptors
  */
+private val LOG = LoggerFactory.getLogger(LoomThreadPool::class.java)
+
 @ManagedObject("A virtual thread per request; platform threads for Jetty's selectors and acceptors")
 class LoomThreadPool(
     @get:ManagedAttribute("name, the prefix of every thread's name") val name: String,
@@ -59,7 +56,7 @@ class LoomThreadPool(
     private val started = LongAdder()
     private val failed = LongAdder()
     @Volatile private var platform: ThreadPoolExecutor? = null
-    @Volatile private var stopped = CountDownLatch(1)
+    @Volatile private var stopped = CountDownLatch(0)
 
     /** How long stop() waits for running virtual threads before interrupting them. */
     @get:ManagedAttribute("how long stop() waits for running virtual threads before interrupting them")
@@ -79,7 +76,7 @@ class LoomThreadPool(
 
     override fun doStop() {
         super.doStop()
-        val p = platform!!
+        val p = checkNotNull(platform) { "$name was never started" }
         p.shutdown()
         val deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(stopTimeout)
         while (running.isNotEmpty() && System.nanoTime() < deadline) Thread.sleep(10)
@@ -174,8 +171,4 @@ class LoomThreadPool(
         javaClass.simpleName, name, hashCode(), state, platformThreads,
         virtualThreadsRunning, maxVirtualThreadsRunning, virtualThreadsStarted,
     )
-
-    private companion object {
-        val LOG = LoggerFactory.getLogger(LoomThreadPool::class.java)
-    }
 }

@@ -1,10 +1,10 @@
 package loomylin.kotlin
 
-import loomylin.Launcher
-import loomylin.Main
+import loomylin.cli.Guard
+import loomylin.cli.Launcher
 
 /** The Kotlin twin's main, for running from an IDE: the default three servers plus the backend. */
 object Loomylin {
     @JvmStatic
-    fun main(args: Array<String>) = Main.guard { Launcher.serve(args, "kotlin", Servers::start) }
+    fun main(args: Array<String>) = Guard.run { Launcher.serve(args, "kotlin", Servers::start) }
 }

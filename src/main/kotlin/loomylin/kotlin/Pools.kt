@@ -1,7 +1,7 @@
 package loomylin.kotlin
 
-import loomylin.JettySetup
-import loomylin.PoolKind
+import loomylin.jetty.JettySetup
+import loomylin.jetty.PoolKind
 import org.eclipse.jetty.util.VirtualThreads
 import org.eclipse.jetty.util.thread.QueuedThreadPool
 import org.eclipse.jetty.util.thread.ThreadPool
@@ -11,9 +11,9 @@ import org.eclipse.jetty.util.thread.VirtualThreadPool
 object Pools {
 
     @JvmStatic
-    fun create(kind: PoolKind, name: String): ThreadPool = when (kind.type()!!) {
+    fun create(kind: PoolKind, name: String): ThreadPool = when (kind.type()) {
         PoolKind.Type.QTP -> queued(kind.size(), name)
-        PoolKind.Type.LOOM -> LoomThreadPool(name, JettySetup.LOOP_THREADS)
+        PoolKind.Type.LOOM -> LoomThreadPool(name, JettySetup.LOOP_THREADS).apply { stopTimeout = JettySetup.POOL_STOP_TIMEOUT_MS.toLong() }
         PoolKind.Type.JETTY_VTP -> VirtualThreadPool(kind.size()).apply { this.name = name } // 0: no cap on concurrent tasks
         PoolKind.Type.QTP_VT -> queued(kind.size(), name).apply {
             virtualThreadsExecutor = VirtualThreads.getNamedVirtualThreadsExecutor("$name-vt-")

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
-import loomylin.PoolKind;
-import loomylin.UsageError;
+import loomylin.cli.UsageError;
+import loomylin.jetty.PoolKind;
 import org.junit.jupiter.api.Test;
 
 class BenchFlagsTest {

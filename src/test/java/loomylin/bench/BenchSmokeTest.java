@@ -19,8 +19,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import javax.imageio.ImageIO;
-import loomylin.StartupFailure;
-import loomylin.UsageError;
+import loomylin.cli.StartupFailure;
+import loomylin.cli.UsageError;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -9,7 +9,7 @@ import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import loomylin.UsageError;
+import loomylin.cli.UsageError;
 import org.junit.jupiter.api.Test;
 
 /** /proc/self/limits recorded on the project's machine: 20000 open files. */

@@ -1,6 +1,5 @@
 package loomylin.reliability;
 
-import loomylin.Twin;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -22,8 +21,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
-import loomylin.Backend;
-import loomylin.ServerOptions;
+import loomylin.Twin;
+import loomylin.backend.Backend;
+import loomylin.jetty.ServerOptions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,5 @@
 package loomylin.reliability;
 
-import loomylin.Twin;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -17,9 +16,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import loomylin.Backend;
-import loomylin.Limits;
-import loomylin.ServerOptions;
+import loomylin.Twin;
+import loomylin.backend.Backend;
+import loomylin.jetty.ServerOptions;
+import loomylin.web.Limits;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -1,4 +1,4 @@
-package loomylin;
+package loomylin.jetty;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package loomylin;
+package loomylin.jetty;
 
 import java.util.Locale;
 import java.util.regex.Matcher;

@@ -1,4 +1,4 @@
-package loomylin;
+package loomylin.web;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

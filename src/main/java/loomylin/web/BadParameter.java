@@ -1,4 +1,4 @@
-package loomylin;
+package loomylin.web;
 
 /** A query parameter a user got wrong; answered 400 with this one-line message. */
 public final class BadParameter extends RuntimeException {

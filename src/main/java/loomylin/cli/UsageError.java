@@ -1,4 +1,4 @@
-package loomylin;
+package loomylin.cli;
 
 /** The user's command line or environment is wrong: printed as one line, exit status 2, no stack trace. */
 public final class UsageError extends RuntimeException {

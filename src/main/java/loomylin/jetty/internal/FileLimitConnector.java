@@ -1,4 +1,4 @@
-package loomylin;
+package loomylin.jetty.internal;
 
 import java.io.IOException;
 import java.io.InputStream;

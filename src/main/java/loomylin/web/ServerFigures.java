@@ -1,4 +1,4 @@
-package loomylin;
+package loomylin.web;
 
 import io.javalin.http.Context;
 import java.lang.management.ManagementFactory;

@@ -1,7 +1,8 @@
-package loomylin;
+package loomylin.jetty;
 
 import io.javalin.config.JavalinConfig;
 import java.time.Duration;
+import loomylin.jetty.internal.Connectors;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.eclipse.jetty.server.handler.QoSHandler;
@@ -26,6 +27,12 @@ public final class JettySetup {
     public static final int SELECTORS = 1;
     public static final int LOOP_THREADS = ACCEPTORS + SELECTORS;
 
+    /**
+     * How long a pool that runs requests on virtual threads lets them run once the server's graceful stop has
+     * waited its grace ({@code --grace-ms}) for in-flight requests; then it interrupts them.
+     */
+    public static final int POOL_STOP_TIMEOUT_MS = 250;
+
     public static void apply(JavalinConfig config, ServerOptions options) {
         config.startup.showJavalinBanner = false;
         config.startup.showOldJavalinVersionWarning = false;
@@ -43,7 +50,7 @@ public final class JettySetup {
             // One acceptor and one selector on every machine: Jetty's defaults grow with the cores and lease
             // those threads from the pool, which would leave qtp:4 a different number of request threads
             // on every machine (none on 16 cores, where it would not even start).
-            ServerConnector connector = new FileLimitConnector(server, ACCEPTORS, SELECTORS, new PatientHttpConnectionFactory(http));
+            ServerConnector connector = Connectors.create(server, ACCEPTORS, SELECTORS, http);
             connector.setHost(options.host);
             connector.setPort(options.port);
             connector.setAcceptQueueSize(options.acceptQueue);

@@ -1,10 +1,11 @@
-package loomylin;
+package loomylin.cli;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import loomylin.web.Params;
 
 /**
  * Command-line flags, each also settable by an environment variable: {@code --accept-queue 64} or
@@ -13,10 +14,13 @@ import java.util.Map;
  */
 public final class Flags {
 
-    /** One flag: its name without dashes, what its value looks like, its default (null = none) and help line. */
-    public record Flag(String name, String value, String fallback, String help) {
-        public String env() {
-            return envName(name);
+    /**
+     * One flag: its name without dashes, what its value looks like, its default (null = none), its help line,
+     * and the environment variable the help names (the flag's own name in capitals unless given).
+     */
+    public record Flag(String name, String value, String fallback, String help, String env) {
+        public Flag(String name, String value, String fallback, String help) {
+            this(name, value, fallback, help, envName(name));
         }
     }
 

@@ -1,4 +1,4 @@
-package loomylin;
+package loomylin.web;
 
 /**
  * A backend call of the three-hop chain failed. Carries the HTTP status the frontend answers with

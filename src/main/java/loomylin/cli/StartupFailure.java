@@ -1,4 +1,4 @@
-package loomylin;
+package loomylin.cli;
 
 /** Start-up could not complete for a reason outside the program (port taken, no permission): exit status 1. */
 public final class StartupFailure extends RuntimeException {

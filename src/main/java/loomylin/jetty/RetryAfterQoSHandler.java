@@ -1,4 +1,4 @@
-package loomylin;
+package loomylin.jetty;
 
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;

@@ -1,4 +1,4 @@
-package loomylin;
+package loomylin.web;
 
 import java.util.List;
 
@@ -20,6 +20,17 @@ public final class Params {
         if (value < min || value > max)
             throw new BadParameter(rangeText(name, min, max) + ", got " + value);
         return (int) value;
+    }
+
+    /** A yes/no parameter: absent is false; given, it must be exactly {@code true} or {@code false}, once. */
+    public static boolean bool(List<String> values, String name) {
+        if (values == null || values.isEmpty()) return false;
+        if (values.size() > 1) throw new BadParameter(name + " given " + values.size() + " times; give it once");
+        return switch (values.get(0)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new BadParameter(name + " must be true or false, got '" + printable(values.get(0)) + "'");
+        };
     }
 
     private static String rangeText(String name, int min, int max) {

@@ -1,4 +1,4 @@
-package loomylin;
+package loomylin.backend;
 
 import io.javalin.Javalin;
 import io.javalin.http.Context;
@@ -6,13 +6,19 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import loomylin.jetty.JettySetup;
+import loomylin.jetty.ServerOptions;
+import loomylin.web.BadParameter;
+import loomylin.web.ErrorAnswers;
+import loomylin.web.Json;
+import loomylin.web.Limits;
+import loomylin.web.Params;
 
 /**
  * The backend the three-hop endpoints call: authenticate (token -> user id), authorize (user id -> authority),
@@ -23,12 +29,7 @@ import java.util.concurrent.TimeUnit;
 public final class Backend implements AutoCloseable {
 
     public enum Fault {
-        NONE, ERROR, MALFORMED, CLOSE;
-
-        public static Fault parse(String text) {
-            for (Fault f : values()) if (f.name().equalsIgnoreCase(text)) return f;
-            throw new UsageError("--fault must be one of none, error, malformed, close; got '" + Params.printable(text) + "'");
-        }
+        NONE, ERROR, MALFORMED, CLOSE
     }
 
     /** One call the backend received: which route, for whom, with which credentials. */
@@ -51,8 +52,7 @@ public final class Backend implements AutoCloseable {
     private final Deque<Call> calls = new ArrayDeque<>();
 
     private Backend(String host, int port, int defaultDelayMs, Fault fault, String faultAt) {
-        if (faultAt != null && !HOPS.contains(faultAt))
-            throw new UsageError("--fault-at must be one of " + String.join(", ", HOPS) + "; got '" + Params.printable(faultAt) + "'");
+        if (faultAt != null && !HOPS.contains(faultAt)) throw new IllegalArgumentException("no hop " + faultAt);
         this.defaultDelayMs = defaultDelayMs;
         this.fault = fault;
         this.faultAt = faultAt;
@@ -81,10 +81,6 @@ public final class Backend implements AutoCloseable {
 
     public int port() {
         return app.port();
-    }
-
-    public Fault fault() {
-        return fault;
     }
 
     @Override
@@ -183,29 +179,5 @@ public final class Backend implements AutoCloseable {
         }
         org.eclipse.jetty.ee10.servlet.ServletContextRequest.getServletContextRequest(ctx.req())
                 .getConnectionMetaData().getConnection().getEndPoint().close();
-    }
-
-    static final List<Flags.Flag> FLAGS = List.of(
-            new Flags.Flag("port", "PORT", "7003", "port the backend listens on"),
-            new Flags.Flag("host", "HOST", "0.0.0.0", "address to bind"),
-            new Flags.Flag("delay", "MS", String.valueOf(Limits.DELAY_DEFAULT), "default delay of each answer, 0-" + Limits.DELAY_MAX + " (per request: ?delay=)"),
-            new Flags.Flag("fault", "none|error|malformed|close", "none", "misbehave on purpose: answer 500, cut JSON, or drop the connection mid-answer"),
-            new Flags.Flag("fault-at", "ROUTE", "all", "only this route misbehaves: authenticate, authorize or meetings"),
-            new Flags.Flag("help", null, null, "print this help and exit"));
-
-    /** {@code loomylin backend [--port P] [--delay MS] [--fault F]}: the backend alone, e.g. on another host. */
-    public static void main(String[] args) {
-        Flags flags = Flags.parse(args, FLAGS, System.getenv());
-        if (flags.help()) {
-            System.out.print("Usage: java -jar loomylin.jar backend [flags]\n\n" + Flags.describe(FLAGS));
-            return;
-        }
-        String faultAt = flags.get("fault-at").equals("all") ? null : flags.get("fault-at");
-        Backend backend = Launcher.bind(() -> start(flags.get("host"), flags.integer("port", 0, 65535),
-                flags.integer("delay", 0, Limits.DELAY_MAX), Fault.parse(flags.get("fault")), faultAt));
-        Launcher.log("backend on port {} ({}, delay {} ms{})", backend.port(), ROUTES, backend.defaultDelayMs,
-                backend.fault == Fault.NONE ? "" : ", fault " + backend.fault.name().toLowerCase(Locale.ROOT)
-                        + (faultAt == null ? "" : " at " + faultAt));
-        Launcher.awaitSignal(List.of(backend));
     }
 }

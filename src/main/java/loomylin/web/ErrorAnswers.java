@@ -1,4 +1,4 @@
-package loomylin;
+package loomylin.web;
 
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;

@@ -1,4 +1,4 @@
-package loomylin;
+package loomylin.web;
 
 /**
  * Defaults and allowed ranges of every request parameter, in one place so both twins and the backend agree.

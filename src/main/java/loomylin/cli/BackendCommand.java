@@ -1,0 +1,49 @@
+package loomylin.cli;
+
+import java.util.List;
+import java.util.Locale;
+import loomylin.backend.Backend;
+import loomylin.web.Limits;
+import loomylin.web.Params;
+
+/** {@code java -jar loomylin.jar backend [flags]}: the backend alone, e.g. on another host. */
+public final class BackendCommand {
+    private BackendCommand() {
+    }
+
+    static final List<Flags.Flag> FLAGS = List.of(
+            new Flags.Flag("port", "PORT", "7003", "port the backend listens on"),
+            new Flags.Flag("host", "HOST", "0.0.0.0", "address to bind"),
+            new Flags.Flag("delay", "MS", String.valueOf(Limits.DELAY_DEFAULT), "default delay of each answer, 0-" + Limits.DELAY_MAX + " (per request: ?delay=)"),
+            new Flags.Flag("fault", "none|error|malformed|close", "none", "misbehave on purpose: answer 500, cut JSON, or drop the connection mid-answer"),
+            new Flags.Flag("fault-at", "ROUTE", "all", "only this route misbehaves: authenticate, authorize or meetings"),
+            new Flags.Flag("help", null, null, "print this help and exit"));
+
+    public static void main(String[] args) {
+        Flags flags = Flags.parse(args, FLAGS, System.getenv());
+        if (flags.help()) {
+            System.out.print("Usage: java -jar loomylin.jar backend [flags]\n\n" + Flags.describe(FLAGS));
+            return;
+        }
+        Backend.Fault fault = fault(flags.get("fault"));
+        String faultAt = faultAt(flags.get("fault-at"));
+        int delay = flags.integer("delay", 0, Limits.DELAY_MAX);
+        Backend backend = Launcher.bind(() -> Backend.start(flags.get("host"), flags.integer("port", 0, 65535), delay, fault, faultAt));
+        Launcher.log("backend on port {} ({}, delay {} ms{})", backend.port(), Backend.ROUTES, delay,
+                fault == Backend.Fault.NONE ? "" : ", fault " + fault.name().toLowerCase(Locale.ROOT) + (faultAt == null ? "" : " at " + faultAt));
+        Shutdown.onSignal(List.of(backend), Launcher.graceMs(flags));
+    }
+
+    private static Backend.Fault fault(String text) {
+        for (Backend.Fault f : Backend.Fault.values()) if (f.name().equalsIgnoreCase(text)) return f;
+        throw new UsageError("--fault must be one of none, error, malformed, close; got '" + Params.printable(text) + "'");
+    }
+
+    /** The one route that misbehaves, or null for all. */
+    private static String faultAt(String text) {
+        if (text.equals("all")) return null;
+        if (!Backend.HOPS.contains(text))
+            throw new UsageError("--fault-at must be one of all, " + String.join(", ", Backend.HOPS) + "; got '" + Params.printable(text) + "'");
+        return text;
+    }
+}

@@ -1,0 +1,97 @@
+package loomylin.cli;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import loomylin.backend.Backend;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import sun.misc.Signal;
+import sun.misc.SignalHandler;
+
+/**
+ * How a Loomylin process ends. On SIGTERM or SIGINT it stops everything it runs, the servers in parallel and
+ * the backend last, and exits 0; a component whose stop fails makes it exit 1. Whatever happens, the process
+ * is gone within the grace plus {@link #OVERRUN_MS}: a watchdog halts it with status 1 if the stop has not
+ * finished by then. A second signal during a stop halts it at once, status 1.
+ */
+final class Shutdown {
+    private static final Logger LOG = LoggerFactory.getLogger("loomylin");
+
+    /** How far past the grace a stop may run before the watchdog ends the process; well under a second. */
+    static final long OVERRUN_MS = 700;
+
+    private Shutdown() {
+    }
+
+    /** Blocks until SIGTERM/SIGINT, then stops everything within {@code graceMs} + {@link #OVERRUN_MS} and exits. */
+    static void onSignal(List<? extends AutoCloseable> running, long graceMs) {
+        CountDownLatch stopped = new CountDownLatch(1);
+        AtomicBoolean stopping = new AtomicBoolean();
+        AtomicBoolean clean = new AtomicBoolean();
+        SignalHandler handler = signal -> {
+            if (stopping.getAndSet(true)) {
+                LOG.info("SIG{} again: exiting now", signal.getName());
+                Runtime.getRuntime().halt(1);
+            }
+            LOG.info("SIG{}: stopping; in-flight requests have {} ms to finish (signal again to exit now)", signal.getName(), graceMs);
+            Thread watchdog = Thread.ofPlatform().daemon().name("loomylin-stop-watchdog").unstarted(() -> {
+                try {
+                    if (stopped.await(graceMs + OVERRUN_MS, TimeUnit.MILLISECONDS)) return;
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                LOG.warn("stop did not finish within {} ms; exiting now", graceMs + OVERRUN_MS);
+                Runtime.getRuntime().halt(1);
+            });
+            watchdog.start();
+            Thread.ofPlatform().name("loomylin-stop").start(() -> {
+                try {
+                    clean.set(stopAll(running));
+                } finally {
+                    stopped.countDown();
+                }
+            });
+        };
+        Signal.handle(new Signal("TERM"), handler);
+        Signal.handle(new Signal("INT"), handler);
+        try {
+            stopped.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        LOG.info(clean.get() ? "stopped" : "stopped, but not cleanly (see above)");
+        System.exit(clean.get() ? 0 : 1);
+    }
+
+    /** Stops the servers in parallel (each waits for its own in-flight requests), the backend last; false if any stop failed. */
+    static boolean stopAll(List<? extends AutoCloseable> running) {
+        AtomicBoolean clean = new AtomicBoolean(true);
+        List<Thread> stoppers = new ArrayList<>();
+        for (int i = running.size() - 1; i >= 0; i--) {
+            AutoCloseable c = running.get(i);
+            if (!(c instanceof Backend)) stoppers.add(Thread.ofPlatform().start(() -> close(c, clean)));
+        }
+        for (Thread t : stoppers) {
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                clean.set(false);
+            }
+        }
+        running.stream().filter(c -> c instanceof Backend).forEach(c -> close(c, clean));
+        return clean.get();
+    }
+
+    private static void close(AutoCloseable c, AtomicBoolean clean) {
+        try {
+            c.close();
+        } catch (Exception | Error e) {
+            clean.set(false);
+            LOG.warn("stop failed: {}", e.toString());
+        }
+    }
+}

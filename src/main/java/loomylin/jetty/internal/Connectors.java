@@ -1,0 +1,30 @@
+package loomylin.jetty.internal;
+
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+
+/**
+ * The one door into this package, which holds everything of Loomylin's that leans on Jetty's unexported
+ * internals or copies a private method of Jetty's. What is behind it was read against the Jetty version
+ * {@link #CHECKED_JETTY_VERSION}; {@code JettyInternalsTest} fails when the class path carries another one.
+ */
+public final class Connectors {
+    /** The Jetty version whose sources the files of this package were checked against. */
+    public static final String CHECKED_JETTY_VERSION = "12.1.14";
+
+    /** The files to re-read against Jetty's sources when the Jetty version changes. */
+    public static final String FILES_TO_RECHECK = "loomylin/jetty/internal/FileLimitConnector.java (ServerConnector.accepted), "
+            + "loomylin/jetty/internal/PatientHttpConnectionFactory.java (HttpConnectionFactory.newConnection, internal.HttpConnection)";
+
+    private Connectors() {
+    }
+
+    /**
+     * An HTTP/1.1 server connector with the given acceptor and selector threads that answers 503 instead of
+     * hanging at the open-files limit, and never closes a connection as idle while its request waits for a thread.
+     */
+    public static ServerConnector create(Server server, int acceptors, int selectors, HttpConfiguration http) {
+        return new FileLimitConnector(server, acceptors, selectors, new PatientHttpConnectionFactory(http));
+    }
+}
