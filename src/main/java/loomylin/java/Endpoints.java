@@ -13,6 +13,7 @@ import loomylin.web.Json;
 import loomylin.web.Limits;
 import loomylin.web.MixedWork;
 import loomylin.web.Params;
+import loomylin.web.SchedulerFigures;
 import loomylin.web.ServerFigures;
 import loomylin.web.Sha256Loop;
 import org.eclipse.jetty.util.thread.ThreadPool;
@@ -105,6 +106,7 @@ public final class Endpoints {
         body.put("kind", options.pool.toString());
         body.putAll(ServerFigures.of(ctx, reset));
         body.putAll(Pools.figures(pool));
+        body.putAll(SchedulerFigures.read());
         ctx.contentType("application/json").result(Json.write(body));
     }
 

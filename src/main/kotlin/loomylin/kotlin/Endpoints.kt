@@ -11,6 +11,7 @@ import loomylin.web.Json
 import loomylin.web.Limits
 import loomylin.web.MixedWork
 import loomylin.web.Params
+import loomylin.web.SchedulerFigures
 import loomylin.web.ServerFigures
 import loomylin.web.Sha256Loop
 import org.eclipse.jetty.util.thread.ThreadPool
@@ -90,6 +91,7 @@ class Endpoints(private val options: ServerOptions, private val pool: ThreadPool
             put("kind", options.pool.toString())
             putAll(ServerFigures.of(ctx, reset))
             putAll(Pools.figures(pool))
+            putAll(SchedulerFigures.read())
         }
         ctx.contentType("application/json").result(Json.write(body))
     }
