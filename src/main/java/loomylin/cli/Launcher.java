@@ -54,6 +54,7 @@ public final class Launcher {
               java -jar loomylin.jar [flags]             three servers (ports 7000-7002) and the backend (7003)
               java -jar loomylin.jar backend [flags]     the backend alone (see: backend --help)
               java -jar loomylin.jar bench [flags]       the benchmark (see: bench --help)
+              java -jar loomylin.jar clients [flags]     nio/threads/virtual clients holding N connections (see: clients --help)
 
             Pools (KIND): qtp:N     Jetty QueuedThreadPool of N platform threads
                           loom      LoomThreadPool: a virtual thread per request, platform threads for Jetty's selector/acceptor
