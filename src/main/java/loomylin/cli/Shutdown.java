@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import loomylin.backend.Backend;
 import org.slf4j.Logger;
@@ -13,7 +14,8 @@ import sun.misc.SignalHandler;
 
 /**
  * How a Loomylin process ends. On SIGTERM or SIGINT it stops everything it runs, the servers in parallel and
- * the backend last, and exits 0; a component whose stop fails makes it exit 1. Whatever happens, the process
+ * the backend last, and exits 0; a component whose stop fails makes it exit 1, and so does a request still
+ * running when the grace ends (its connection is closed without an answer). Whatever happens, the process
  * is gone within the grace plus {@link #OVERRUN_MS}: a watchdog halts it with status 1 if the stop has not
  * finished by then. A second signal during a stop halts it at once, status 1.
  */
@@ -98,7 +100,18 @@ final class Shutdown {
             c.close();
         } catch (Exception | Error e) {
             clean.set(false);
-            LOG.warn("stop failed: {}", e.toString());
+            if (rootCause(e) instanceof TimeoutException) {
+                // Jetty's graceful stop gave up waiting: its connections, the requests still running on them, are closed unanswered.
+                LOG.warn("stop: requests still running when the grace ended were cut off without an answer");
+            } else {
+                LOG.warn("stop failed: {}", e.toString());
+            }
         }
+    }
+
+    private static Throwable rootCause(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) root = root.getCause();
+        return root;
     }
 }
