@@ -2,10 +2,8 @@ package loomylin.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.ByteArrayOutputStream;
-import java.io.File;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -16,6 +14,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 import loomylin.cli.Flags;
 import loomylin.cli.UsageError;
+import loomylin.testing.Tools;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -63,8 +62,7 @@ class Seed004Test {
     /** Smoke size: one pool, one concurrency, 1 s runs; every cell of the seed's grid of mixes and request times. */
     @Test
     void smokeRunWritesEveryRowAndTheSeedsTables(@TempDir Path out) throws Exception {
-        assumeTrue(Stream.of(System.getenv("PATH").split(File.pathSeparator)).anyMatch(d -> Files.isExecutable(Path.of(d, "hey"))),
-                "needs hey: apt-get install hey");
+        Tools.assumeOnPath("hey", "apt-get install hey");
         String[] args = {"--preset", "seed004", "--pools", "loom", "--concurrency", "4", "--duration", "1s", "--warmup", "1s", "--out", out.toString()};
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         Seed004.run(Flags.parse(args, BenchFlags.FLAGS, Map.of()), "bench " + String.join(" ", args), new PrintStream(log, true, StandardCharsets.UTF_8));
