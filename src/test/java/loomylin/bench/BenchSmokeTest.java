@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.awt.image.BufferedImage;
@@ -22,24 +21,21 @@ import java.util.Set;
 import javax.imageio.ImageIO;
 import loomylin.cli.StartupFailure;
 import loomylin.cli.UsageError;
+import loomylin.testing.Tools;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The whole bench for real: hey (and wrk, oha) from PATH, server JVMs started from this test's class path.
- * Without hey these tests fail, saying how to install it (CI installs it); the wrk and oha tests are skipped
- * without their tool. No timing is asserted.
+ * Without hey, wrk or oha the tests that need it are skipped, naming its install command (CI installs hey).
+ * No timing is asserted.
  */
 class BenchSmokeTest {
     @TempDir
     Path out;
 
     private static Path hey() {
-        try {
-            return ClientBinary.locate(Client.HEY, null, System.getenv("PATH"), null);
-        } catch (UsageError e) {
-            return fail("the bench smoke test needs hey: " + e.getMessage());
-        }
+        return Tools.assumeOnPath("hey", "apt-get install hey (or brew install hey, go install github.com/rakyll/hey@latest)");
     }
 
     private static boolean found(Client client) {
