@@ -53,7 +53,8 @@ record Preset(String name, String summary, List<Block> blocks, RequestRule reque
     }
 
     /**
-     * Contention-free CPU work for P2: SHA-256 iterations over 256 bytes, about 1 ms of CPU per request,
+     * Contention-free CPU work for P2: 1000 SHA-256 iterations over 256 bytes (4-6 ms of server CPU per request
+     * in a smoke-sized, barely warm run on a busy 2-core machine),
      * through /mixed. A build without /mixed falls back to /computational (Math.random's shared seed, so it
      * measures contention too); the report's P2 row names the endpoint it used.
      */
