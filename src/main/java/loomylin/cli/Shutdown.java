@@ -69,13 +69,16 @@ final class Shutdown {
         System.exit(clean.get() ? 0 : 1);
     }
 
-    /** Stops the servers in parallel (each waits for its own in-flight requests), the backend last; false if any stop failed. */
+    /**
+     * Stops the servers in parallel (each waits for its own in-flight requests), then the backend and the data
+     * file, which requests may still be using until then; false if any stop failed.
+     */
     static boolean stopAll(List<? extends AutoCloseable> running) {
         AtomicBoolean clean = new AtomicBoolean(true);
         List<Thread> stoppers = new ArrayList<>();
         for (int i = running.size() - 1; i >= 0; i--) {
             AutoCloseable c = running.get(i);
-            if (!(c instanceof Backend)) stoppers.add(Thread.ofPlatform().start(() -> close(c, clean)));
+            if (!stopsLast(c)) stoppers.add(Thread.ofPlatform().start(() -> close(c, clean)));
         }
         for (Thread t : stoppers) {
             try {
@@ -85,8 +88,12 @@ final class Shutdown {
                 clean.set(false);
             }
         }
-        running.stream().filter(c -> c instanceof Backend).forEach(c -> close(c, clean));
+        running.stream().filter(Shutdown::stopsLast).forEach(c -> close(c, clean));
         return clean.get();
+    }
+
+    private static boolean stopsLast(AutoCloseable c) {
+        return c instanceof Backend || c instanceof DataFile;
     }
 
     private static void close(AutoCloseable c, AtomicBoolean clean) {

@@ -8,10 +8,14 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import loomylin.jetty.ServerOptions;
+import loomylin.web.FileBody;
 import loomylin.web.Json;
 import loomylin.web.Limits;
+import loomylin.web.MixedWork;
 import loomylin.web.Params;
+import loomylin.web.SchedulerFigures;
 import loomylin.web.ServerFigures;
+import loomylin.web.Sha256Loop;
 import org.eclipse.jetty.util.thread.ThreadPool;
 
 /** The handlers behind every route, one method each. */
@@ -66,6 +70,32 @@ public final class Endpoints {
         ctx.future(() -> hops.meetingsAsync(token, delay).thenAccept(body -> ctx.contentType("application/json").result(body)));
     }
 
+    /** The seed's request: SHA-256 work, a sleep, then the data file's first bytes, all on the request thread. */
+    public void mixed(Context ctx) throws Exception {
+        MixedWork work = MixedWork.of(ctx, options.dataFileBytes);
+        ctx.header(MixedWork.DIGEST_HEADER, Sha256Loop.run(work.cpu()));
+        Thread.sleep(work.sleepMs());
+        FileBody.send(ctx, options.dataFile, work.fileBytes());
+    }
+
+    /** The same work holding no request thread while it waits: CPU on the pool, sleep on the timer, file through an async channel. */
+    public void mixedAsync(Context ctx) {
+        MixedWork work = MixedWork.of(ctx, options.dataFileBytes);
+        ctx.future(() -> CompletableFuture.supplyAsync(() -> Sha256Loop.run(work.cpu()), pool)
+                .thenCompose(digest -> later(work.sleepMs(), digest))
+                .thenCompose(digest -> {
+                    ctx.header(MixedWork.DIGEST_HEADER, digest);
+                    return FileBody.sendAsync(ctx, options.dataFile, work.fileBytes());
+                }));
+    }
+
+    /** A future that {@link #TIMER} completes with {@code value} after {@code ms}. */
+    private static <T> CompletableFuture<T> later(int ms, T value) {
+        CompletableFuture<T> done = new CompletableFuture<>();
+        TIMER.schedule(() -> done.complete(value), ms, TimeUnit.MILLISECONDS);
+        return done;
+    }
+
     /** What this server is and how busy it has been; {@code ?reset=true} resets the high-water marks. */
     public void pool(Context ctx) {
         boolean reset = Params.bool(ctx.queryParams("reset"), "reset");
@@ -76,6 +106,7 @@ public final class Endpoints {
         body.put("kind", options.pool.toString());
         body.putAll(ServerFigures.of(ctx, reset));
         body.putAll(Pools.figures(pool));
+        body.putAll(SchedulerFigures.read());
         ctx.contentType("application/json").result(Json.write(body));
     }
 

@@ -7,8 +7,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * How every Loomylin server (both twins and the backend) answers what went wrong: a status and one line
- * of plain text, never a stack trace. An unexpected exception is a 500 naming only its class; it is logged
- * once, server-side, with its stack trace.
+ * of plain text, never a stack trace. Unexpected exceptions are logged once, server-side.
  */
 public final class ErrorAnswers {
     private static final Logger LOG = LoggerFactory.getLogger("loomylin");
@@ -20,7 +19,7 @@ public final class ErrorAnswers {
         config.routes.exception(BadParameter.class, (e, ctx) -> answer(ctx, 400, e.getMessage()));
         config.routes.exception(HopFailure.class, (e, ctx) -> answer(ctx, e.status, e.getMessage()));
         config.routes.exception(Exception.class, (e, ctx) -> {
-            LOG.warn("{} failed", where(ctx), e); // with its stack trace: unexpected means a bug to find
+            LOG.warn("{} failed", where(ctx), e); // with its stack trace, server-side only
             answer(ctx, 500, "internal error: " + e.getClass().getSimpleName());
         });
         config.routes.error(404, ctx -> answer(ctx, 404,

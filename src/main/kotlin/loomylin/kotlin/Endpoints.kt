@@ -6,10 +6,14 @@ import java.util.concurrent.Executors
 import java.util.concurrent.ScheduledExecutorService
 import java.util.concurrent.TimeUnit
 import loomylin.jetty.ServerOptions
+import loomylin.web.FileBody
 import loomylin.web.Json
 import loomylin.web.Limits
+import loomylin.web.MixedWork
 import loomylin.web.Params
+import loomylin.web.SchedulerFigures
 import loomylin.web.ServerFigures
+import loomylin.web.Sha256Loop
 import org.eclipse.jetty.util.thread.ThreadPool
 
 /** Completes /wait-async's futures; the request holds no thread while its timer runs. */
@@ -56,6 +60,27 @@ class Endpoints(private val options: ServerOptions, private val pool: ThreadPool
         ctx.future { hops.meetingsAsync(token, delay).thenAccept { body -> ctx.contentType("application/json").result(body) } }
     }
 
+    /** The seed's request: SHA-256 work, a sleep, then the data file's first bytes, all on the request thread. */
+    fun mixed(ctx: Context) {
+        val work = MixedWork.of(ctx, options.dataFileBytes)
+        ctx.header(MixedWork.DIGEST_HEADER, Sha256Loop.run(work.cpu))
+        Thread.sleep(work.sleepMs.toLong())
+        FileBody.send(ctx, options.dataFile, work.fileBytes)
+    }
+
+    /** The same work holding no request thread while it waits: CPU on the pool, sleep on the timer, file through an async channel. */
+    fun mixedAsync(ctx: Context) {
+        val work = MixedWork.of(ctx, options.dataFileBytes)
+        ctx.future {
+            CompletableFuture.supplyAsync({ Sha256Loop.run(work.cpu) }, pool)
+                .thenCompose { digest -> later(work.sleepMs, digest) }
+                .thenCompose { digest ->
+                    ctx.header(MixedWork.DIGEST_HEADER, digest)
+                    FileBody.sendAsync(ctx, options.dataFile, work.fileBytes)
+                }
+        }
+    }
+
     /** What this server is and how busy it has been; `?reset=true` resets the high-water marks. */
     fun pool(ctx: Context) {
         val reset = Params.bool(ctx.queryParams("reset"), "reset")
@@ -66,9 +91,17 @@ class Endpoints(private val options: ServerOptions, private val pool: ThreadPool
             put("kind", options.pool.toString())
             putAll(ServerFigures.of(ctx, reset))
             putAll(Pools.figures(pool))
+            putAll(SchedulerFigures.read())
         }
         ctx.contentType("application/json").result(Json.write(body))
     }
+}
+
+/** A future that [TIMER] completes with `value` after `ms`. */
+private fun <T> later(ms: Int, value: T): CompletableFuture<T> {
+    val done = CompletableFuture<T>()
+    TIMER.schedule({ done.complete(value) }, ms.toLong(), TimeUnit.MILLISECONDS)
+    return done
 }
 
 /** The caller's token from `Authorization: Bearer ...`, or a demo token when there is none. */
