@@ -21,6 +21,8 @@ import java.util.stream.Stream;
 import java.util.zip.Deflater;
 import loomylin.cli.DataFile;
 import loomylin.cli.StartupFailure;
+import loomylin.testing.ChildJvm;
+import loomylin.testing.Ports;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -51,9 +53,9 @@ class DataFileTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource({"java", "kotlin"})
     void theServerMakesStreamsAndRemovesItsDataFile(String twin, @TempDir Path dir) throws Exception {
-        int port = Child.freePort();
-        try (Child c = Child.start("--twin", twin, "--pools", "loom", "--port", String.valueOf(port), "--backend-port", "0",
-                "--data-dir", dir.toString(), "--data-file-bytes", String.valueOf(BYTES))) {
+        int port = Ports.free();
+        try (ChildJvm c = ChildJvm.main("--twin", twin, "--pools", "loom", "--port", String.valueOf(port), "--backend-port", "0",
+                "--data-dir", dir.toString(), "--data-file-bytes", String.valueOf(BYTES)).start()) {
             c.awaitOutput("ready", Duration.ofSeconds(30));
             List<Path> files = list(dir);
             assertEquals(1, files.size(), files.toString());
@@ -68,7 +70,7 @@ class DataFileTest {
                 assertEquals(200, r.statusCode(), route);
                 assertArrayEquals(Files.readAllBytes(file), r.body(), route + " streams the whole file");
             }
-            c.process.destroy(); // SIGTERM
+            c.signal("TERM"); // SIGTERM
             assertEquals(0, c.exit(Duration.ofSeconds(10)), c.output());
             assertEquals(List.of(), list(dir), "removed on exit");
         }
@@ -76,14 +78,14 @@ class DataFileTest {
 
     @Test
     void withoutDataDirTheFileGoesInATemporaryDirectoryThatIsRemovedOnExit() throws Exception {
-        try (Child c = Child.start("--pools", "loom", "--port", "0", "--data-file-bytes", String.valueOf(BYTES))) {
+        try (ChildJvm c = ChildJvm.main("--pools", "loom", "--port", "0", "--data-file-bytes", String.valueOf(BYTES)).start()) {
             c.awaitOutput("ready", Duration.ofSeconds(30));
             Matcher logged = LOGGED.matcher(c.output());
             assertTrue(logged.find(), c.output());
             Path file = Path.of(logged.group(1));
             assertEquals(BYTES, Files.size(file));
             assertTrue(file.startsWith(Path.of(System.getProperty("java.io.tmpdir"))), file.toString());
-            c.process.destroy();
+            c.signal("TERM");
             assertEquals(0, c.exit(Duration.ofSeconds(10)), c.output());
             assertFalse(Files.exists(file), "file removed");
             assertFalse(Files.exists(file.getParent()), "its temporary directory removed");
@@ -94,7 +96,7 @@ class DataFileTest {
     void aMissingDirectoryOrAFileIsOneLineAndExitStatus1(@TempDir Path dir) throws Exception {
         Path regular = Files.writeString(dir.resolve("plain.txt"), "x");
         for (String[] bad : List.of(new String[] {dir.resolve("missing").toString(), "no such directory"}, new String[] {regular.toString(), "not a directory"})) {
-            try (Child c = Child.start("--pools", "loom", "--port", "0", "--data-dir", bad[0])) {
+            try (ChildJvm c = ChildJvm.main("--pools", "loom", "--port", "0", "--data-dir", bad[0]).start()) {
                 assertEquals(1, c.exit(Duration.ofSeconds(20)), c.output());
                 String out = c.output().strip();
                 assertEquals("loomylin: --data-dir " + bad[0] + ": " + bad[1], out);
@@ -116,7 +118,7 @@ class DataFileTest {
 
     @Test
     void aDataFileSizeOutOfRangeIsOneLineAndExitStatus2() throws Exception {
-        try (Child c = Child.start("--pools", "loom", "--port", "0", "--data-file-bytes", "5")) {
+        try (ChildJvm c = ChildJvm.main("--pools", "loom", "--port", "0", "--data-file-bytes", "5").start()) {
             assertEquals(2, c.exit(Duration.ofSeconds(20)), c.output());
             assertEquals("loomylin: --data-file-bytes must be a whole number from 100000 to 1073741824, got '5' (see --help)", c.output().strip());
         }

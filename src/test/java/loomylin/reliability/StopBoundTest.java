@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -49,7 +50,7 @@ class StopBoundTest {
                     return new RawHttp.Outcome(null, RawHttp.classify(e));
                 }
             });
-            awaitInFlight(port, 1);
+            awaitRunning(child, pool);
 
             child.signal("TERM");
 
@@ -80,6 +81,24 @@ class StopBoundTest {
             assertEquals(1, child.exit(Duration.ofSeconds(10)), child.output());
             assertTrue(child.output().contains("SIGTERM again: exiting now"), child.output());
         }
+    }
+
+    /**
+     * Waits until the long request runs. A qtp:4 may have a single thread free for requests, busy with it, so
+     * /pool could not answer: there the child's thread dump shows the sleeping handler instead.
+     */
+    private static void awaitRunning(ChildJvm child, String pool) {
+        if (!pool.startsWith("qtp:")) {
+            awaitInFlight(child.port(), 1);
+            return;
+        }
+        String jcmd = Path.of(ChildJvm.java()).resolveSibling("jcmd").toString();
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> {
+            Process dump = new ProcessBuilder(jcmd, String.valueOf(child.pid()), "Thread.print").redirectErrorStream(true).start();
+            String threads = new String(dump.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            dump.waitFor();
+            return threads.contains("Endpoints.waitBlocking");
+        });
     }
 
     /** Waits until {@code requests} requests besides /pool's own are in flight. */
