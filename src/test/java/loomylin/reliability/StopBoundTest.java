@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -92,13 +91,7 @@ class StopBoundTest {
             awaitInFlight(child.port(), 1);
             return;
         }
-        String jcmd = Path.of(ChildJvm.java()).resolveSibling("jcmd").toString();
-        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> {
-            Process dump = new ProcessBuilder(jcmd, String.valueOf(child.pid()), "Thread.print").redirectErrorStream(true).start();
-            String threads = new String(dump.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            dump.waitFor();
-            return threads.contains("Endpoints.waitBlocking");
-        });
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> child.threadDump().contains("Endpoints.waitBlocking"));
     }
 
     /** Waits until {@code requests} requests besides /pool's own are in flight. */
