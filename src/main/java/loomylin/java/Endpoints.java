@@ -4,10 +4,10 @@ import io.javalin.http.Context;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import loomylin.jetty.ServerOptions;
+import loomylin.web.AsyncWriters;
 import loomylin.web.FileBody;
 import loomylin.web.Json;
 import loomylin.web.Limits;
@@ -16,22 +16,24 @@ import loomylin.web.Params;
 import loomylin.web.SchedulerFigures;
 import loomylin.web.ServerFigures;
 import loomylin.web.Sha256Loop;
+import org.eclipse.jetty.util.VirtualThreads;
 import org.eclipse.jetty.util.thread.ThreadPool;
 
 /** The handlers behind every route, one method each. */
 public final class Endpoints {
-    /** Completes /wait-async's futures; the request holds no thread while its timer runs. */
-    private static final ScheduledExecutorService TIMER = Executors.newSingleThreadScheduledExecutor(
-            Thread.ofPlatform().name("java-wait-async-timer").daemon(true).factory());
-
     private final ServerOptions options;
     private final ThreadPool pool;
     private final HopClient hops;
+    /** Where /wait-async answers run: the server's request threads (virtual ones where the pool has them). */
+    private final Executor answers;
+    private final AsyncWriters asyncWriters = new AsyncWriters();
 
     public Endpoints(ServerOptions options, ThreadPool pool, HopClient hops) {
         this.options = options;
         this.pool = pool;
         this.hops = hops;
+        Executor virtual = VirtualThreads.getVirtualThreadsExecutor(pool);
+        this.answers = virtual != null ? virtual : pool;
     }
 
     /** CPU work: {@code iterations} calls to Math.random(). */
@@ -49,12 +51,17 @@ public final class Endpoints {
         ctx.result(Limits.HELLO);
     }
 
-    /** Waits without a thread: a timer completes the future, Javalin answers from there. */
+    /**
+     * Waits without a thread: the JDK's delay scheduler hands the answer to the server's own request threads
+     * after {@code ms}, and Javalin writes it there, as an async Jetty application would.
+     */
     public void waitAsync(Context ctx) {
         int ms = Params.integer(ctx.queryParams("ms"), "ms", Limits.MS_DEFAULT, 0, Limits.MS_MAX);
-        CompletableFuture<String> done = new CompletableFuture<>();
-        TIMER.schedule(() -> done.complete(Limits.HELLO), ms, TimeUnit.MILLISECONDS);
-        ctx.future(() -> done.thenAccept(ctx::result));
+        Executor later = CompletableFuture.delayedExecutor(ms, TimeUnit.MILLISECONDS, answers);
+        ctx.future(() -> CompletableFuture.runAsync(() -> {
+            asyncWriters.record();
+            ctx.result(Limits.HELLO);
+        }, later));
     }
 
     /** Three backend calls, each waited for on the request thread. */
@@ -89,11 +96,9 @@ public final class Endpoints {
                 }));
     }
 
-    /** A future that {@link #TIMER} completes with {@code value} after {@code ms}. */
-    private static <T> CompletableFuture<T> later(int ms, T value) {
-        CompletableFuture<T> done = new CompletableFuture<>();
-        TIMER.schedule(() -> done.complete(value), ms, TimeUnit.MILLISECONDS);
-        return done;
+    /** A future completed with {@code value} after {@code ms}, on the server's own request threads. */
+    private <T> CompletableFuture<T> later(int ms, T value) {
+        return CompletableFuture.supplyAsync(() -> value, CompletableFuture.delayedExecutor(ms, TimeUnit.MILLISECONDS, answers));
     }
 
     /** What this server is and how busy it has been; {@code ?reset=true} resets the high-water marks. */
@@ -107,6 +112,7 @@ public final class Endpoints {
         body.putAll(ServerFigures.of(ctx, reset));
         body.putAll(Pools.figures(pool));
         body.putAll(SchedulerFigures.read());
+        body.putAll(asyncWriters.figures());
         ctx.contentType("application/json").result(Json.write(body));
     }
 
