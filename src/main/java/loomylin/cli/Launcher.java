@@ -9,6 +9,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import loomylin.admin.AdminOptions;
+import loomylin.admin.AdminServer;
+import loomylin.admin.Watched;
 import loomylin.backend.Backend;
 import loomylin.jetty.PoolKind;
 import loomylin.jetty.ServerOptions;
@@ -47,6 +50,7 @@ public final class Launcher {
             new Flags.Flag("grace-ms", "MS", "5000", "on stop, how long in-flight requests may take to finish; the process ends within this + 1 s"),
             new Flags.Flag("max-in-flight", "N", "0", "requests handled at once per server before the rest queue (Jetty QoSHandler); 0 = no limit"),
             new Flags.Flag("max-in-flight-wait-ms", "MS", "1000", "how long a queued request waits before 503 + Retry-After"),
+            new Flags.Flag("admin-port", "PORT", "7004", "admin port: /metrics and the live view (a free port with --port 0; 0 = off)"),
             new Flags.Flag("help", null, null, "print this help and exit"));
 
     public static final String USAGE = """
@@ -89,6 +93,7 @@ public final class Launcher {
         List<ServerOptions> planned = planned(flags, base);
 
         List<AutoCloseable> running = new ArrayList<>();
+        AdminOptions admin = new AdminOptions();
         try {
             if (flags.get("backend") == null) {
                 int backendPort = flags.get("backend-port").startsWith("first")
@@ -96,8 +101,8 @@ public final class Launcher {
                         : flags.integer("backend-port", 0, 65535);
                 Backend backend = bind(() -> Backend.start(base.host, backendPort, flags.integer("delay", 0, Limits.DELAY_MAX), Backend.Fault.NONE));
                 running.add(backend);
-                String reach = base.host.equals("0.0.0.0") || base.host.equals("::") ? "localhost" : base.host;
-                URI url = URI.create("http://" + (reach.contains(":") ? "[" + reach + "]" : reach) + ":" + backend.port());
+                admin.backend = backend.jettyServer();
+                URI url = URI.create("http://" + reach(base.host) + ":" + backend.port());
                 planned.forEach(o -> o.backend = url);
                 log("backend on port {} ({}, delay {} ms)", backend.port(), Backend.ROUTES, flags.get("delay"));
             }
@@ -105,8 +110,18 @@ public final class Launcher {
                 Javalin app = bind(() -> servers.apply(o));
                 running.add(app::stop);
                 o.port = app.port();
+                admin.servers.add(new Watched(app.port(), o.pool.toString(), app.jettyServer().server()));
                 log("port {} on {}: {} ({} twin){}", app.port(), o.pool, o.pool.describe(), twin,
                         o.maxInFlight > 0 ? ", max " + o.maxInFlight + " in flight" : "");
+            }
+            int adminPort = adminPort(flags, base.port);
+            if (adminPort >= 0) {
+                admin.host = base.host;
+                admin.port = adminPort;
+                admin.reachHost = reach(base.host);
+                AdminServer server = bind(() -> AdminServer.start(admin));
+                running.add(server);
+                log("admin port {}: /metrics, and the live view at http://localhost:{}/", server.port(), server.port());
             }
         } catch (RuntimeException e) {
             Shutdown.stopAll(running);
@@ -114,6 +129,20 @@ public final class Launcher {
         }
         log("ready; try: curl http://localhost:{}/wait-blocking    stop with Ctrl-C or SIGTERM", planned.get(0).port);
         Shutdown.onSignal(running, base.graceMs);
+    }
+
+    /** How this process reaches a server bound to {@code host}: localhost for every address, IPv6 in brackets. */
+    private static String reach(String host) {
+        String reach = host.equals("0.0.0.0") || host.equals("::") ? "localhost" : host;
+        return reach.contains(":") ? "[" + reach + "]" : reach;
+    }
+
+    /** The admin port: -1 when off (--admin-port 0), 0 (a free port) by default with --port 0. */
+    private static int adminPort(Flags flags, int firstPort) {
+        int port = flags.integer("admin-port", 0, 65535);
+        if (port == 0) return -1;
+        boolean asked = !flags.all("admin-port").isEmpty() || flags.env().containsKey(Flags.envName("admin-port"));
+        return firstPort == 0 && !asked ? 0 : port;
     }
 
     private static ServerOptions options(Flags flags, String twin) {
