@@ -7,6 +7,7 @@ window.liveErrors = [];
 window.addEventListener('error', e => window.liveErrors.push(String(e.message)));
 window.addEventListener('unhandledrejection', e => window.liveErrors.push(String(e.reason)));
 
+let shownSummary = null;
 const cards = new Map(); // port -> {element, inFlight, rate}
 const form = document.getElementById('race');
 const message = document.getElementById('race-message');
@@ -41,8 +42,8 @@ function card(server) {
       <div>in flight <b class="inflight">0</b></div>
       <div>limit <b class="limit">–</b></div>
       <div>req/s <b class="rps">0</b></div>
-      <div>p50 ms <b class="p50">–</b></div>
-      <div>p99 ms <b class="p99">–</b></div>
+      <div>server p50 ms <b class="p50">–</b></div>
+      <div>server p99 ms <b class="p99">–</b></div>
       <div>pool OS threads <b class="os-threads">0</b></div>
       <div>busy <b class="busy">0</b></div>
       <div>idle <b class="idle">0</b></div>
@@ -126,6 +127,9 @@ function race(r) {
     ? `Racing ${what}: ${r.elapsedS} of ${r.seconds} s.`
     : `Last race: ${what}, ${r.state} after ${r.elapsedS} s.`;
   if (r.state === 'running') return;
+  const key = JSON.stringify(r);
+  if (key === shownSummary) return; // a finished race does not change: draw its table once
+  shownSummary = key;
   document.getElementById('summary-box').hidden = false;
   document.getElementById('summary-title').textContent = `(${what}, ${r.elapsedS} s)`;
   const body = document.querySelector('#race-summary tbody');
