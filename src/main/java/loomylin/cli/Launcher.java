@@ -4,6 +4,8 @@ import io.javalin.Javalin;
 import io.javalin.util.JavalinBindException;
 import io.javalin.util.JavalinException;
 import java.net.URI;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -47,9 +49,13 @@ public final class Launcher {
             new Flags.Flag("idle-timeout-ms", "MS", "30000", "close a connection idle this long"),
             new Flags.Flag("hop-connect-timeout-ms", "MS", "2000", "backend connect timeout of /hops-*"),
             new Flags.Flag("hop-timeout-ms", "MS", "5000", "backend answer timeout of each hop"),
+            new Flags.Flag("hop-client", "jdk|url|jetty", "jdk", "the blocking client /hops-blocking waits on: JDK HttpClient.send, HttpURLConnection, Jetty's HttpClient"),
             new Flags.Flag("grace-ms", "MS", "5000", "on stop, how long in-flight requests may take to finish; the process ends within this + 1 s"),
             new Flags.Flag("max-in-flight", "N", "0", "requests handled at once per server before the rest queue (Jetty QoSHandler); 0 = no limit"),
             new Flags.Flag("max-in-flight-wait-ms", "MS", "1000", "how long a queued request waits before 503 + Retry-After"),
+            new Flags.Flag("data-file-bytes", "BYTES", String.valueOf(Limits.DATA_FILE_BYTES_DEFAULT),
+                    "size of the random data file /mixed reads, made at start-up and deleted on exit (" + Limits.DATA_FILE_BYTES_MIN + "-" + Limits.DATA_FILE_BYTES_MAX + ")"),
+            new Flags.Flag("data-dir", "DIR", null, "where the data file is written; unset: a new temporary directory"),
             new Flags.Flag("admin-port", "PORT", "7004", "admin port: /metrics and the live view (a free port with --port 0; 0 = off)"),
             new Flags.Flag("help", null, null, "print this help and exit"));
 
@@ -58,6 +64,7 @@ public final class Launcher {
               java -jar loomylin.jar [flags]             three servers (ports 7000-7002) and the backend (7003)
               java -jar loomylin.jar backend [flags]     the backend alone (see: backend --help)
               java -jar loomylin.jar bench [flags]       the benchmark (see: bench --help)
+              java -jar loomylin.jar clients [flags]     nio/threads/virtual clients holding N connections (see: clients --help)
 
             Pools (KIND): qtp:N     Jetty QueuedThreadPool of N platform threads
                           loom      LoomThreadPool: a virtual thread per request, platform threads for Jetty's selector/acceptor
@@ -92,9 +99,19 @@ public final class Launcher {
         ServerOptions base = options(flags, twin);
         List<ServerOptions> planned = planned(flags, base);
 
+        int dataBytes = flags.integer("data-file-bytes", Limits.DATA_FILE_BYTES_MIN, Limits.DATA_FILE_BYTES_MAX);
+        Path dataDir = dataDir(flags);
+
         List<AutoCloseable> running = new ArrayList<>();
         AdminOptions admin = new AdminOptions();
         try {
+            DataFile data = DataFile.create(dataDir, dataBytes);
+            running.add(data);
+            planned.forEach(o -> {
+                o.dataFile = data.path();
+                o.dataFileBytes = data.bytes();
+            });
+            log("data file {} ({} bytes)", data.path(), data.bytes());
             if (flags.get("backend") == null) {
                 int backendPort = flags.get("backend-port").startsWith("first")
                         ? (base.port == 0 ? 0 : base.port + planned.size())
@@ -154,12 +171,26 @@ public final class Launcher {
         o.idleTimeoutMs = flags.integer("idle-timeout-ms", 100, 3_600_000);
         o.hopConnectTimeoutMs = flags.integer("hop-connect-timeout-ms", 1, 600_000);
         o.hopTimeoutMs = flags.integer("hop-timeout-ms", 1, 600_000);
+        o.hopClient = flags.get("hop-client");
+        if (!ServerOptions.HOP_CLIENTS.contains(o.hopClient))
+            throw new UsageError("--hop-client must be one of " + String.join(", ", ServerOptions.HOP_CLIENTS) + ", got '" + Params.printable(o.hopClient) + "'");
         o.graceMs = graceMs(flags);
         o.maxInFlight = flags.integer("max-in-flight", 0, 10_000_000);
         o.maxInFlightWaitMs = flags.integer("max-in-flight-wait-ms", 0, 600_000);
         String backend = flags.get("backend");
         if (backend != null) o.backend = backendUrl(backend);
         return o;
+    }
+
+    /** --data-dir, or null for a new temporary directory. */
+    static Path dataDir(Flags flags) {
+        String dir = flags.get("data-dir");
+        if (dir == null) return null;
+        try {
+            return Path.of(dir);
+        } catch (InvalidPathException e) {
+            throw new UsageError("--data-dir is not a path: '" + Params.printable(dir) + "'");
+        }
     }
 
     static int graceMs(Flags flags) {

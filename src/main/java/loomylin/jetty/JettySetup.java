@@ -42,16 +42,15 @@ public final class JettySetup {
             http.setSendServerVersion(false);
             http.setSendXPoweredBy(false);
             // Jetty gives every keep-alive connection its own header cache on its second request: a trie of
-            // about 64 KB of char[] plus nodes for the default 1024 entries. Held by 8000 connections that is
-            // over 500 MB; under -Xmx256m scripts/overload.sh's loom scenario died of OutOfMemoryError in
-            // its selector threads. Well-known header names and values still come from Jetty's static cache.
+            // about 64 KB of char[] plus nodes for the default 1024 entries, over 500 MB for 8000 connections.
+            // Well-known header names and values still come from Jetty's static cache.
             http.setHeaderCacheSize(0);
         });
         config.jetty.addConnector((server, http) -> {
             // One acceptor and one selector on every machine: Jetty's defaults grow with the cores and lease
             // those threads from the pool, which would leave qtp:4 a different number of request threads
             // on every machine (none on 16 cores, where it would not even start).
-            ServerConnector connector = Connectors.create(server, ACCEPTORS, SELECTORS, http);
+            ServerConnector connector = Connectors.create(server, SELECTORS, http);
             connector.setHost(options.host);
             connector.setPort(options.port);
             connector.setAcceptQueueSize(options.acceptQueue);

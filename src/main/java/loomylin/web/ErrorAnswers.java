@@ -19,7 +19,7 @@ public final class ErrorAnswers {
         config.routes.exception(BadParameter.class, (e, ctx) -> answer(ctx, 400, e.getMessage()));
         config.routes.exception(HopFailure.class, (e, ctx) -> answer(ctx, e.status, e.getMessage()));
         config.routes.exception(Exception.class, (e, ctx) -> {
-            LOG.warn("{} failed: {}", where(ctx), e.toString());
+            LOG.warn("{} failed", where(ctx), e); // with its stack trace, server-side only
             answer(ctx, 500, "internal error: " + e.getClass().getSimpleName());
         });
         config.routes.error(404, ctx -> answer(ctx, 404,

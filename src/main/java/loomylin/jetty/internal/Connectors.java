@@ -21,10 +21,11 @@ public final class Connectors {
     }
 
     /**
-     * An HTTP/1.1 server connector with the given acceptor and selector threads that answers 503 instead of
-     * hanging at the open-files limit, and never closes a connection as idle while its request waits for a thread.
+     * An HTTP/1.1 server connector with one acceptor thread and the given selector threads, that answers 503
+     * instead of hanging at the open-files limit, and never closes a connection as idle while its request waits
+     * for a thread.
      */
-    public static ServerConnector create(Server server, int acceptors, int selectors, HttpConfiguration http) {
-        return new FileLimitConnector(server, acceptors, selectors, new PatientHttpConnectionFactory(http));
+    public static ServerConnector create(Server server, int selectors, HttpConfiguration http) {
+        return new FileLimitConnector(server, selectors, new PatientHttpConnectionFactory(http));
     }
 }

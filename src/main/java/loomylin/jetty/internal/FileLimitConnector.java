@@ -29,6 +29,14 @@ import org.slf4j.LoggerFactory;
  * <p>Everything the refusal path needs is loaded when the connector starts: at the limit the JVM
  * cannot open a class file either. It logs to the "loomylin" logger, not Jetty's,
  * whose INFO lines are switched off.
+ *
+ * <p>It has exactly one acceptor, and only that thread touches the burst state and the reserve while the
+ * connector runs (the reserve is opened before the acceptor starts and closed after it has stopped), so no
+ * lock is held during the blocking accept and reads. The limit is recognised by a probe: opening /dev/null fails
+ * too (the JDK's "Too many open files" text is only a fallback, since the C library may translate it).
+ *
+ * <p>Leans on Jetty: it repeats what {@code ServerConnector}'s private {@code accepted(SocketChannel)} does
+ * with a new channel (non-blocking, socket options, hand to the selector manager).
  */
 final class FileLimitConnector extends ServerConnector {
     private static final Logger LOG = LoggerFactory.getLogger("loomylin"); // hides AbstractConnector's
@@ -47,7 +55,7 @@ final class FileLimitConnector extends ServerConnector {
     }
 
     private final byte[] scratch = new byte[8192];
-    private FileChannel reserve;
+    private volatile FileChannel reserve;
     private boolean inBurst;
     private long burstStart;
     private long lastFailure;
@@ -55,26 +63,22 @@ final class FileLimitConnector extends ServerConnector {
     private long refused;
     private long backoffMs;
 
-    FileLimitConnector(Server server, int acceptors, int selectors, HttpConnectionFactory factory) {
-        super(server, acceptors, selectors, factory);
+    FileLimitConnector(Server server, int selectors, HttpConnectionFactory factory) {
+        super(server, 1, selectors, factory);
     }
 
     @Override
     protected void doStart() throws Exception {
+        reserve = openReserve();
+        inBurst = false;
         super.doStart();
-        synchronized (this) {
-            reserve = openReserve();
-            inBurst = false;
-        }
     }
 
     @Override
     protected void doStop() throws Exception {
-        super.doStop(); // closes the accept channel first, which frees an acceptor blocked in refuseOne()
-        synchronized (this) {
-            closeQuietly(reserve);
-            reserve = null;
-        }
+        super.doStop(); // closes the accept channel and waits for the acceptor, which may be blocked in acceptOnReserve()
+        closeQuietly(reserve);
+        reserve = null;
     }
 
     @Override
@@ -89,11 +93,17 @@ final class FileLimitConnector extends ServerConnector {
         accepted();
     }
 
-    private static boolean tooManyOpenFiles(IOException e) {
-        return e.getMessage() != null && e.getMessage().contains("Too many open files");
+    /**
+     * True when this accept failed because the process has no file descriptor left: opening /dev/null fails
+     * too (whatever the locale of the error text), or the JDK said so in English.
+     */
+    static boolean tooManyOpenFiles(IOException e) {
+        FileChannel probe = openReserve();
+        closeQuietly(probe);
+        return probe == null || (e.getMessage() != null && e.getMessage().contains("Too many open files"));
     }
 
-    private synchronized void accepted() {
+    private void accepted() {
         if (!inBurst) return;
         long now = System.nanoTime();
         if (now - lastFailure < QUIET_NANOS) return;
@@ -104,27 +114,25 @@ final class FileLimitConnector extends ServerConnector {
 
     private void atLimit() {
         long now = System.nanoTime();
-        synchronized (this) {
-            if (!inBurst) {
-                inBurst = true;
-                burstStart = now;
-                lastLog = now;
-                refused = 0;
-                LOG.warn("port {}: at the open-files limit (accept: Too many open files); answering new connections 503 "
-                        + "until connections close; raise it with ulimit -n", getLocalPort());
-            } else if (now - lastLog > REMIND_NANOS) {
-                lastLog = now;
-                LOG.warn("port {}: still at the open-files limit; {} connections answered 503 so far", getLocalPort(), refused);
-            }
-            lastFailure = now;
-            Outcome outcome = acceptOnReserve();
-            if (outcome != Outcome.NOTHING) {
-                if (outcome == Outcome.REFUSED) refused++;
-                backoffMs = 0;
-                return;
-            }
-            backoffMs = Math.min(500, Math.max(10, backoffMs * 2));
+        if (!inBurst) {
+            inBurst = true;
+            burstStart = now;
+            lastLog = now;
+            refused = 0;
+            LOG.warn("port {}: at the open-files limit (accept: Too many open files); answering new connections 503 "
+                    + "until connections close; raise it with ulimit -n", getLocalPort());
+        } else if (now - lastLog > REMIND_NANOS) {
+            lastLog = now;
+            LOG.warn("port {}: still at the open-files limit; {} connections answered 503 so far", getLocalPort(), refused);
         }
+        lastFailure = now;
+        Outcome outcome = acceptOnReserve();
+        if (outcome != Outcome.NOTHING) {
+            if (outcome == Outcome.REFUSED) refused++;
+            backoffMs = 0;
+            return;
+        }
+        backoffMs = Math.min(500, Math.max(10, backoffMs * 2));
         try {
             Thread.sleep(backoffMs);
         } catch (InterruptedException e) {

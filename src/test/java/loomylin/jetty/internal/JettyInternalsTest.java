@@ -1,0 +1,86 @@
+package loomylin.jetty.internal;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.eclipse.jetty.io.Connection;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.Jetty;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The fence around Jetty's internals: fails loudly, naming the files to re-check, when the Jetty on the
+ * class path is not the one they were checked against, and checks on a real connector that what they rely on
+ * still works.
+ */
+class JettyInternalsTest {
+
+    @Test
+    void jettyIsTheVersionTheInternalsWereCheckedAgainst() {
+        assertEquals(Connectors.CHECKED_JETTY_VERSION, Jetty.VERSION,
+                "Jetty is now " + Jetty.VERSION + ", but loomylin.jetty.internal was checked against " + Connectors.CHECKED_JETTY_VERSION
+                        + ": re-read " + Connectors.FILES_TO_RECHECK + " against the new Jetty sources, then update Connectors.CHECKED_JETTY_VERSION");
+    }
+
+    /**
+     * A request holds its handler while a large pipelined follow-up sits partly unread in the socket: the
+     * connection the fenced connector made is a {@link PatientHttpConnection}, and it can count those bytes
+     * (if the JDK path behind the count broke, it would read 0 and the protection would be off).
+     */
+    @Test
+    void theConnectorMakesPatientConnectionsThatCountUnreadBytes() throws Exception {
+        CountDownLatch handling = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Server server = new Server(new QueuedThreadPool(4, 4));
+        ServerConnector connector = Connectors.create(server, 1, new HttpConfiguration());
+        connector.setHost("127.0.0.1");
+        connector.setPort(0);
+        AtomicReference<Connection> opened = new AtomicReference<>();
+        connector.addBean(new Connection.Listener() {
+            @Override
+            public void onOpened(Connection connection) {
+                opened.set(connection);
+            }
+        });
+        server.addConnector(connector);
+        server.setHandler(new Handler.Abstract() {
+            @Override
+            public boolean handle(Request request, Response response, Callback callback) throws Exception {
+                handling.countDown();
+                release.await(10, TimeUnit.SECONDS);
+                callback.succeeded();
+                return true;
+            }
+        });
+        server.start();
+        try (Socket client = new Socket("127.0.0.1", connector.getLocalPort())) {
+            OutputStream out = client.getOutputStream();
+            out.write("GET /first HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            assertTrue(handling.await(10, TimeUnit.SECONDS), "the first request reached its handler");
+            out.write(("GET /second HTTP/1.1\r\nHost: x\r\nX-Pad: " + "p".repeat(100_000) + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            PatientHttpConnection connection = assertInstanceOf(PatientHttpConnection.class, opened.get());
+            await().atMost(Duration.ofSeconds(10)).until(() -> connection.unreadBytes() > 0);
+        } finally {
+            release.countDown();
+            server.stop();
+        }
+    }
+}
