@@ -36,6 +36,9 @@ public final class Launcher {
 
     public static final String DEFAULT_POOLS = "qtp:4,qtp:32,loom";
 
+    /** The admin port's default: the port after the backend's slot (7004 with the default ports; free with --port 0). */
+    static final String ADMIN_PORT_DEFAULT = "after the backend's port (7004 by default)";
+
     public static final List<Flags.Flag> FLAGS = List.of(
             new Flags.Flag("twin", "java|kotlin", "java", "which implementation serves the endpoints"),
             new Flags.Flag("pools", "KIND,KIND,...", DEFAULT_POOLS, "one server per pool, on consecutive ports from --port; KIND is " + PoolKind.HELP),
@@ -56,7 +59,7 @@ public final class Launcher {
             new Flags.Flag("data-file-bytes", "BYTES", String.valueOf(Limits.DATA_FILE_BYTES_DEFAULT),
                     "size of the random data file /mixed reads, made at start-up and deleted on exit (" + Limits.DATA_FILE_BYTES_MIN + "-" + Limits.DATA_FILE_BYTES_MAX + ")"),
             new Flags.Flag("data-dir", "DIR", null, "where the data file is written; unset: a new temporary directory"),
-            new Flags.Flag("admin-port", "PORT", "7004", "admin port: /metrics and the live view (a free port with --port 0; 0 = off)"),
+            new Flags.Flag("admin-port", "PORT", ADMIN_PORT_DEFAULT, "admin port: /metrics and the live view; 0 = off"),
             new Flags.Flag("help", null, null, "print this help and exit"));
 
     public static final String USAGE = """
@@ -131,7 +134,7 @@ public final class Launcher {
                 log("port {} on {}: {} ({} twin){}", app.port(), o.pool, o.pool.describe(), twin,
                         o.maxInFlight > 0 ? ", max " + o.maxInFlight + " in flight" : "");
             }
-            int adminPort = adminPort(flags, base.port);
+            int adminPort = adminPort(flags, base.port, planned.size());
             if (adminPort >= 0) {
                 admin.host = base.host;
                 admin.port = adminPort;
@@ -154,12 +157,11 @@ public final class Launcher {
         return reach.contains(":") ? "[" + reach + "]" : reach;
     }
 
-    /** The admin port: -1 when off (--admin-port 0), 0 (a free port) by default with --port 0. */
-    private static int adminPort(Flags flags, int firstPort) {
+    /** The admin port: -1 when off (--admin-port 0); by default the port after the backend's slot, 0 (free) with --port 0. */
+    private static int adminPort(Flags flags, int firstPort, int servers) {
+        if (flags.get("admin-port").equals(ADMIN_PORT_DEFAULT)) return firstPort == 0 ? 0 : Math.min(65535, firstPort + servers + 1);
         int port = flags.integer("admin-port", 0, 65535);
-        if (port == 0) return -1;
-        boolean asked = !flags.all("admin-port").isEmpty() || flags.env().containsKey(Flags.envName("admin-port"));
-        return firstPort == 0 && !asked ? 0 : port;
+        return port == 0 ? -1 : port;
     }
 
     private static ServerOptions options(Flags flags, String twin) {
