@@ -14,8 +14,9 @@ import sun.misc.SignalHandler;
 
 /**
  * How a Loomylin process ends. On SIGTERM or SIGINT it stops everything it runs, the servers in parallel and
- * the backend last, and exits 0; a component whose stop fails makes it exit 1, and so does a request still
- * running when the grace ends (its connection is closed without an answer). Whatever happens, the process
+ * the backend last, and exits 0. A request still running when the grace ends is cut off: its connection is
+ * closed without an answer and one warning says so; the exit status stays 0. A component whose stop fails
+ * makes it exit 1. Whatever happens, the process
  * is gone within the grace plus {@link #OVERRUN_MS}: a watchdog halts it with status 1 if the stop has not
  * finished by then. A second signal during a stop halts it at once, status 1.
  */
@@ -99,11 +100,11 @@ final class Shutdown {
         try {
             c.close();
         } catch (Exception | Error e) {
-            clean.set(false);
             if (rootCause(e) instanceof TimeoutException) {
-                // Jetty's graceful stop gave up waiting: its connections, the requests still running on them, are closed unanswered.
+                // Jetty's graceful stop waited the grace and went on: the requests still running were cut off, as promised.
                 LOG.warn("stop: requests still running when the grace ended were cut off without an answer");
             } else {
+                clean.set(false);
                 LOG.warn("stop failed: {}", e.toString());
             }
         }
