@@ -11,8 +11,8 @@ import loomylin.cli.UsageError;
  * Checks that the highest concurrency fits in the open-file limit the children inherit: hey holds one socket
  * per client, a server one per client plus one per backend connection of /hops-* (up to one per client).
  */
-final class OpenFileLimit {
-    private OpenFileLimit() {
+final class DescriptorCheck {
+    private DescriptorCheck() {
     }
 
     /** Sockets a process needs besides the per-client ones: jars, logs, epoll, pipes. */
