@@ -2,7 +2,6 @@ package loomylin.testing;
 
 import loomylin.bench.FreePort;
 
-
 /** Ports for tests. Prefer {@code --port 0} (a server picks its own) where the port need not be known up front. */
 public final class Ports {
     private Ports() {
