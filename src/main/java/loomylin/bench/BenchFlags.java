@@ -28,24 +28,27 @@ final class BenchFlags {
             new Flags.Flag("timeout", "S", "20", "hey's per-request timeout in seconds; a request that takes longer counts as an error"),
             new Flags.Flag("client-limit", "PERCENT", "45", "flag a run client-limited when hey used more than this share of all cores"),
             new Flags.Flag("hey", "PATH", null, "the hey binary (default: hey on PATH)"),
+            new Flags.Flag("target", "URL,URL,...", null, "measure servers already running there, e.g. http://host-b:7000,http://host-b:7002, instead of starting them; their pools replace --pools"),
+            new Flags.Flag("metrics", "URL", null, "with --target: the servers' admin port, e.g. http://host-b:7004/metrics, for their CPU, memory and threads"),
             new Flags.Flag("help", null, null, "print this help and exit"));
 
     static BenchConfig parse(Flags flags) {
         Preset preset = Preset.named(flags.get("preset"));
-        List<String> pools = list(flags, "pools");
+        RemoteServers remote = RemoteServers.fromFlags(flags);
+        List<String> pools = remote == null ? list(flags, "pools") : remote.pools();
         List<String> endpoints = list(flags, "endpoints");
         List<Integer> concurrency = concurrency(flags);
         RequestRule requests = flags.get("requests") == null ? preset.requests() : RequestRule.fixed(flags.integer("requests", 1, 10_000_000));
         List<RunSpec> runs = Plan.of(preset, pools, endpoints, concurrency, requests);
         String warmup = flags.get("warmup") == null ? preset.warmup() : duration(flags.get("warmup"));
         String heap = flags.get("heap") == null ? preset.heap() : heap(flags.get("heap"));
-        String twin = flags.get("twin").trim();
-        if (!twin.equals("java") && !twin.equals("kotlin"))
+        String twin = remote == null ? flags.get("twin").trim() : remote.twins();
+        if (remote == null && !twin.equals("java") && !twin.equals("kotlin"))
             throw new UsageError("--twin must be java or kotlin, got '" + Params.printable(twin) + "'");
         Path hey = flags.get("hey") == null ? null : Path.of(flags.get("hey"));
         return new BenchConfig(preset, runs, Path.of(flags.get("out")), hey, warmup, preset.warmupConcurrency(), requests,
                 twin, heap, flags.integer("backend-delay", 0, Limits.DELAY_MAX), flags.integer("timeout", 1, 600),
-                flags.integer("client-limit", 1, 100));
+                flags.integer("client-limit", 1, 100), remote);
     }
 
     /** A comma-separated list, or null when neither the flag nor its variable is set. */
@@ -95,6 +98,10 @@ final class BenchFlags {
                 Writes DIR/results.csv (a row per run, written as each run ends), DIR/report.md, DIR/targets.csv,
                 DIR/<endpoint>.png (one 3x2 chart grid per endpoint), and the JVMs' output in DIR/servers.log and
                 DIR/backend.log. Linux only (reads /proc).
+
+                With --target the bench starts nothing: it loads servers already running (each target one pool,
+                read from its /pool), and with --metrics takes their CPU, memory and threads from the admin
+                port's /metrics instead of /proc; --twin, --heap and --backend-delay are the targets' own then.
 
                 Presets:
                 """ + presets() + """

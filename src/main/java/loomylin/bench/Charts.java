@@ -43,8 +43,8 @@ final class Charts {
             new Metric("p50 latency", "ms", RunResult::p50Ms),
             new Metric("p99 latency", "ms", RunResult::p99Ms),
             new Metric("server CPU time", "s", RunResult::cpuS),
-            new Metric("peak RSS", "MB", r -> r.peakRssKb() / 1024.0),
-            new Metric("peak threads", "OS threads", RunResult::peakThreads));
+            new Metric("peak RSS", "MB", r -> RunResult.mb(r.peakRssKb())),
+            new Metric("peak threads", "OS threads", r -> r.peakThreads() < 0 ? Double.NaN : r.peakThreads()));
 
     private Charts() {
     }

@@ -35,7 +35,8 @@ final class Report {
         md.append("| Date | ").append(machine.date()).append(" |\n\n");
 
         md.append("## Method\n\n");
-        md.append("- Each run: a fresh server JVM serving one pool (`-Xms").append(config.heap()).append(" -Xmx").append(config.heap())
+        if (config.remote() != null) RemoteReport.method(md, config);
+        else md.append("- Each run: a fresh server JVM serving one pool (`-Xms").append(config.heap()).append(" -Xmx").append(config.heap())
                 .append(" -XX:+AlwaysPreTouch`, accept queue 4096, loopback); idle RSS read once it answers; a ")
                 .append(config.warmup()).append(" warm-up with hey at min(c, ").append(config.warmupConcurrency())
                 .append(") clients; then the measured hey run. The backend (for /hops-*, delay ").append(config.backendDelayMs())
@@ -43,8 +44,10 @@ final class Report {
         md.append("- Requests per run: ").append(config.requests().describe()).append(". hey timeout ").append(config.timeoutS()).append(" s per request.\n");
         md.append("- req/s: 2xx responses per second, first request to last response. Latencies: exact nearest-rank percentiles of every response hey got.\n");
         md.append("- errors: requests without a 2xx answer (error status, or no answer at all: refused, reset, timed out).\n");
-        md.append("- CPU s: the server JVM's user + system time during the measured run, from /proc/<pid>/stat.\n");
-        md.append("- idle / peak RSS: resident memory before any load / its high-water mark (VmHWM) up to the end of the run, warm-up included. threads: most OS threads (platform threads; virtual threads are not OS threads), sampled every 100 ms.\n");
+        if (config.remote() == null) { // a --target bench says where its server figures come from above
+            md.append("- CPU s: the server JVM's user + system time during the measured run, from /proc/<pid>/stat.\n");
+            md.append("- idle / peak RSS: resident memory before any load / its high-water mark (VmHWM) up to the end of the run, warm-up included. threads: most OS threads (platform threads; virtual threads are not OS threads), sampled every 100 ms.\n");
+        }
         md.append("- client-limited: hey itself used more than ").append(config.clientLimitPct())
                 .append("% of all cores: on a machine hey shares with the server, the load generator may then be the limit, not the server.\n\n");
 
@@ -79,9 +82,9 @@ final class Report {
                         .append(" | ").append(RunResult.fixed(r.maxMs(), 1))
                         .append(" | ").append(r.errors())
                         .append(" | ").append(RunResult.fixed(r.cpuS(), 2))
-                        .append(" | ").append(RunResult.fixed(r.idleRssKb() / 1024.0, 0))
-                        .append(" | ").append(RunResult.fixed(r.peakRssKb() / 1024.0, 0))
-                        .append(" | ").append(r.peakThreads())
+                        .append(" | ").append(RunResult.fixed(RunResult.mb(r.idleRssKb()), 0))
+                        .append(" | ").append(RunResult.fixed(RunResult.mb(r.peakRssKb()), 0))
+                        .append(" | ").append(RunResult.count(r.peakThreads()))
                         .append(" | ").append(r.clientLimited() ? "yes (" + RunResult.fixed(r.clientCpuPct(), 0) + "%)" : "no")
                         .append(" |\n");
             }

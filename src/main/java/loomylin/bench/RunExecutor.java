@@ -12,7 +12,7 @@ import loomylin.jetty.PoolKind;
  * Makes one run: a fresh server JVM on the run's pool, its idle memory, a warm-up burst, then the measured
  * hey run while {@link ProcSampler} watches the server; the server is stopped whatever happens.
  */
-final class RunExecutor {
+final class RunExecutor implements RunMaker {
     /** Lets the JVM finish start-up work (class loading, first compilations) before idle memory is read. */
     private static final Duration SETTLE = Duration.ofMillis(300);
     private static final Duration SAMPLE_EVERY = Duration.ofMillis(100);
@@ -32,7 +32,8 @@ final class RunExecutor {
         this.cores = cores;
     }
 
-    RunResult execute(RunSpec run) throws IOException, InterruptedException {
+    @Override
+    public RunResult execute(RunSpec run) throws IOException, InterruptedException {
         ServerProcess server = start(run);
         try {
             Thread.sleep(SETTLE.toMillis());

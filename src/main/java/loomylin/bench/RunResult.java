@@ -14,7 +14,8 @@ import java.util.Locale;
  * @param durationS     the run's length: first request to last response when every request got a response,
  *                      else hey's whole run (the missing ones may have waited until the end)
  * @param rps           2xx responses per second of {@code durationS}
- * @param cpuS          the server JVM's CPU seconds (user + system) during the measured run
+ * @param cpuS          the server JVM's CPU seconds (user + system) during the measured run; NaN when unknown
+ *                      (a --target bench without --metrics), like the server's other figures (-1 for the counts)
  * @param idleRssKb     the server's resident memory after start-up, before any load
  * @param peakRssKb     its most resident memory up to the end of the run (warm-up included)
  * @param peakVszKb     its largest address space, likewise
@@ -35,16 +36,26 @@ record RunResult(RunSpec spec, String twin, int requests, int responses, int ok,
 
     /** Memory the run added on top of the idle server. */
     long rssGrowthKb() {
-        return Math.max(0, peakRssKb - idleRssKb);
+        return idleRssKb < 0 ? 0 : Math.max(0, peakRssKb - idleRssKb);
     }
 
     List<String> csvFields() {
         return List.of(spec.pool().toString(), spec.endpoint().toString(), Integer.toString(spec.concurrency()),
                 Integer.toString(requests), fixed(rps, 1), fixed(p50Ms, 2), fixed(p90Ms, 2), fixed(p99Ms, 2), fixed(maxMs, 2),
-                Integer.toString(errors), fixed(cpuS, 2), Long.toString(idleRssKb), Long.toString(peakRssKb),
-                Long.toString(peakVszKb), Integer.toString(peakThreads), Boolean.toString(clientLimited), twin,
+                Integer.toString(errors), fixed(cpuS, 2), count(idleRssKb), count(peakRssKb),
+                count(peakVszKb), count(peakThreads), Boolean.toString(clientLimited), twin,
                 Integer.toString(responses), Integer.toString(ok), fixed(durationS, 3), fixed(clientCpuS, 2),
                 fixed(clientCpuPct, 1), fixed(serverCpuPct, 1));
+    }
+
+    /** A count, or "" when unknown (negative). */
+    static String count(long value) {
+        return value < 0 ? "" : Long.toString(value);
+    }
+
+    /** KiB as MiB, NaN when unknown (negative). */
+    static double mb(long kb) {
+        return kb < 0 ? Double.NaN : kb / 1024.0;
     }
 
     /** A number with {@code decimals} places, '.' as separator whatever the locale; "" for no value (NaN). */

@@ -114,7 +114,7 @@ final class Targets {
         int bound = 2 * cores + 24;
         String what = "loom, any run: peak platform (OS) threads, bound 2 x " + cores + " cores + 24";
         RunResult most = null;
-        for (RunResult r : rows) if (r.spec().pool().equals(LOOM) && (most == null || r.peakThreads() > most.peakThreads())) most = r;
+        for (RunResult r : rows) if (r.spec().pool().equals(LOOM) && r.peakThreads() >= 0 && (most == null || r.peakThreads() > most.peakThreads())) most = r;
         if (most == null) return missing("P5", what, "<= " + bound, false, bound, "needs any loom run");
         return new Target("P5", what, most.peakThreads(), "<= " + bound, false, bound, "the most of any loom run", runs(most));
     }
@@ -125,7 +125,7 @@ final class Targets {
         Predicate<Endpoint> endpoint = e -> e.route().equals("wait-blocking") && ms(e) == 1000;
         Optional<RunResult> loom = find(rows, LOOM, endpoint, 2000);
         Optional<RunResult> qtp = find(rows, PoolKind.qtp(2500), endpoint, 2000);
-        if (loom.isEmpty() || qtp.isEmpty() || qtp.get().rssGrowthKb() == 0)
+        if (loom.isEmpty() || qtp.isEmpty() || loom.get().idleRssKb() < 0 || qtp.get().rssGrowthKb() == 0)
             return missing("P6", what, "<= 0.5", false, 0.5, "needs loom and qtp:2500 on wait-blocking?ms=1000 at c=2000");
         return new Target("P6", what, (double) loom.get().rssGrowthKb() / qtp.get().rssGrowthKb(), "<= 0.5", false, 0.5,
                 mb(loom.get().rssGrowthKb()) + " / " + mb(qtp.get().rssGrowthKb()) + " MB", runs(loom.get(), qtp.get()));
