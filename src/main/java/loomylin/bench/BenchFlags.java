@@ -30,6 +30,7 @@ final class BenchFlags {
             new Flags.Flag("hey", "PATH", null, "the hey binary (default: hey on PATH)"),
             new Flags.Flag("target", "URL,URL,...", null, "measure servers already running there, e.g. http://host-b:7000,http://host-b:7002, instead of starting them; their pools replace --pools"),
             new Flags.Flag("metrics", "URL", null, "with --target: the servers' admin port, e.g. http://host-b:7004/metrics, for their CPU, memory and threads"),
+            new Flags.Flag("target-wait", "S", "0", "with --target: how long to wait for the targets and metrics to answer (servers still starting) before giving up"),
             new Flags.Flag("help", null, null, "print this help and exit"));
 
     static BenchConfig parse(Flags flags) {

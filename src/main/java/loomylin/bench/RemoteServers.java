@@ -40,12 +40,13 @@ record RemoteServers(List<Server> servers, URI metrics, List<Integer> metricsPor
         for (String local : List.of("pools", "heap"))
             if (flags.get(local) != null)
                 throw new UsageError("--" + local + " does not go with --target: the targets run the pools and heaps they were started with");
+        long deadline = System.nanoTime() + flags.integer("target-wait", 0, 3600) * 1_000_000_000L;
         List<Server> servers = new ArrayList<>();
         Map<PoolKind, URI> seen = new LinkedHashMap<>();
         for (String raw : targets.split(",")) {
             if (raw.isBlank()) continue;
             URI base = url("--target", raw.trim(), false);
-            Server server = probe(base);
+            Server server = patiently(deadline, () -> probe(base));
             URI other = seen.putIfAbsent(server.pool(), base);
             if (other != null)
                 throw new UsageError("--target " + other + " and " + base + " both run " + server.pool() + "; each target must run a different pool");
@@ -54,7 +55,24 @@ record RemoteServers(List<Server> servers, URI metrics, List<Integer> metricsPor
         if (servers.isEmpty()) throw new UsageError("--target lists nothing");
         if (metrics == null) return new RemoteServers(List.copyOf(servers), null, List.of());
         URI url = url("--metrics", metrics.trim(), true);
-        return new RemoteServers(List.copyOf(servers), url, MetricsScrape.from(url).ports());
+        return new RemoteServers(List.copyOf(servers), url, patiently(deadline, () -> MetricsScrape.from(url)).ports());
+    }
+
+    /** Asks until it answers or {@code deadline} (System.nanoTime) passes; then the last failure stands. */
+    private static <T> T patiently(long deadline, java.util.function.Supplier<T> ask) {
+        while (true) {
+            try {
+                return ask.get();
+            } catch (StartupFailure e) {
+                if (System.nanoTime() > deadline) throw e;
+            }
+            try {
+                Thread.sleep(500);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new StartupFailure("interrupted while waiting for the targets");
+            }
+        }
     }
 
     /** The pools in the order given, as --pools would name them. */
