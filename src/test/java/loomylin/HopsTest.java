@@ -4,12 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.javalin.Javalin;
-import java.net.ServerSocket;
 import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.stream.Stream;
 import loomylin.backend.Backend;
 import loomylin.jetty.PoolKind;
+import loomylin.testing.Ports;
 import loomylin.web.Limits;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -53,11 +53,7 @@ class HopsTest {
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("routes")
     void backendDownIs502NamingTheBackend(Twin twin, String route) throws Exception {
-        int freePort;
-        try (ServerSocket s = new ServerSocket(0)) {
-            freePort = s.getLocalPort();
-        }
-        String url = "http://127.0.0.1:" + freePort;
+        String url = "http://127.0.0.1:" + Ports.free();
         Javalin app = twin.start(PoolKind.loom(), url);
         try {
             HttpResponse<String> r = Http.get("http://127.0.0.1:" + app.port() + route);

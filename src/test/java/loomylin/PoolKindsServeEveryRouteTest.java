@@ -1,6 +1,7 @@
 package loomylin;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.javalin.Javalin;
 import java.net.http.HttpResponse;
@@ -20,7 +21,10 @@ class PoolKindsServeEveryRouteTest {
 
     static final List<String> KINDS = List.of("qtp:4", "qtp:32", "loom", "jetty-vtp", "jetty-vtp:200", "qtp-vt:8");
     static final List<String> ROUTES = List.of("/computational?iterations=1000", "/wait-blocking?ms=5", "/wait-async?ms=5",
-            "/hops-blocking?delay=1", "/hops-async?delay=1", "/pool");
+            "/hops-blocking?delay=1", "/hops-async?delay=1", "/mixed?cpu=100&sleep=1&file=1000", "/mixed-async?cpu=100&sleep=1&file=1000", "/pool");
+
+    /** The virtual-thread scheduler's figures, which /pool reports whatever the pool (JDK 24+). */
+    static final List<String> SCHEDULER = List.of("vtParallelism", "vtPoolSize", "vtMounted", "vtQueued");
 
     static Stream<Arguments> kinds() {
         return Stream.of(Twin.values()).flatMap(twin -> KINDS.stream().map(kind -> Arguments.of(twin, kind)));
@@ -35,7 +39,12 @@ class PoolKindsServeEveryRouteTest {
                 HttpResponse<String> r = Http.get("http://127.0.0.1:" + app.port() + route);
                 assertEquals(200, r.statusCode(), twin + " " + kind + " " + route + ": " + r.body());
             }
-            assertEquals(kind, Http.field(Http.get("http://127.0.0.1:" + app.port() + "/pool"), "kind"));
+            HttpResponse<String> pool = Http.get("http://127.0.0.1:" + app.port() + "/pool");
+            assertEquals(kind, Http.field(pool, "kind"));
+            for (String key : SCHEDULER) assertTrue(Http.number(pool, key) >= 0, twin + " " + kind + " " + key + ": " + pool.body());
+            assertTrue(Http.number(pool, "vtParallelism") >= 1, pool.body());
+            assertTrue(Http.number(pool, "vtMounted") >= 1 || !kind.contains("vtp") && !kind.equals("loom"),
+                    "/pool itself runs on a virtual thread on " + kind + ": " + pool.body());
         } finally {
             app.stop();
         }

@@ -32,6 +32,10 @@ public enum Twin {
         o.host = "127.0.0.1";
         o.port = 0;
         o.twin = toString();
+        if (o.dataFile == null) {
+            o.dataFile = TestData.file().path();
+            o.dataFileBytes = TestData.file().bytes();
+        }
         return servers.apply(o);
     }
 

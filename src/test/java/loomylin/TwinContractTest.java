@@ -1,11 +1,17 @@
 package loomylin;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.javalin.Javalin;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,7 +19,11 @@ import java.util.TreeSet;
 import java.util.stream.Stream;
 import loomylin.backend.Backend;
 import loomylin.jetty.PoolKind;
+import loomylin.web.FileBody;
 import loomylin.web.Json;
+import loomylin.web.Limits;
+import loomylin.web.MixedWork;
+import loomylin.web.Sha256Loop;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -63,6 +73,17 @@ class TwinContractTest {
                 Arguments.of("/hops-async?delay=0", 200, null, "application/json"),
                 Arguments.of("/hops-blocking?delay=x", 400, "delay must be a whole number from 0 to 60000, got 'x'\n", "text/plain"),
                 Arguments.of("/hops-async?delay=60001", 400, "delay must be a whole number from 0 to 60000, got 60001\n", "text/plain"),
+                Arguments.of("/mixed?cpu=0&file=16", 200, null, "application/octet-stream"),
+                Arguments.of("/mixed-async?cpu=0&file=16", 200, null, "application/octet-stream"),
+                Arguments.of("/mixed?cpu=1&sleep=1&file=0", 200, "", "application/octet-stream"),
+                Arguments.of("/mixed-async?cpu=1&sleep=1&file=0", 200, "", "application/octet-stream"),
+                Arguments.of("/mixed?cpu=abc", 400, "cpu must be a whole number from 0 to 1000000, got 'abc'\n", "text/plain"),
+                Arguments.of("/mixed-async?cpu=1000001", 400, "cpu must be a whole number from 0 to 1000000, got 1000001\n", "text/plain"),
+                Arguments.of("/mixed?sleep=60001", 400, "sleep must be a whole number from 0 to 60000, got 60001\n", "text/plain"),
+                Arguments.of("/mixed-async?sleep=-1", 400, "sleep must be a whole number from 0 to 60000, got '-1'\n", "text/plain"),
+                Arguments.of("/mixed?file=" + (TestData.BYTES + 1), 400,
+                        "file must be a whole number from 0 to " + TestData.BYTES + ", got " + (TestData.BYTES + 1) + "\n", "text/plain"),
+                Arguments.of("/mixed-async?file=1&file=2", 400, "file given 2 times; give it once\n", "text/plain"),
                 Arguments.of("/nope", 404, "no route GET /nope; routes: " + loomylin.web.Routes.listing() + "\n", "text/plain"));
     }
 
@@ -81,6 +102,41 @@ class TwinContractTest {
         assertEquals(java.statusCode(), kotlin.statusCode(), path);
         assertEquals(java.body(), kotlin.body(), path);
         assertEquals(java.headers().firstValue("Content-Type"), kotlin.headers().firstValue("Content-Type"), path);
+    }
+
+    /** Above one chunk and not a multiple of it, so the chunk loop's last short read is exercised. */
+    static final int BODY = FileBody.CHUNK * 3 + 123;
+
+    @Test
+    void mixedSendsTheDataFilesFirstBytesAndTheDigestOfItsWork() throws Exception {
+        byte[] file = Files.readAllBytes(TestData.file().path());
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        for (Twin twin : Twin.values()) {
+            for (String route : List.of("/mixed", "/mixed-async")) {
+                for (int bytes : List.of(BODY, TestData.BYTES)) {
+                    URI uri = URI.create("http://127.0.0.1:" + SERVERS.get(twin).port() + route + "?cpu=1000&sleep=1&file=" + bytes);
+                    HttpResponse<byte[]> r = client.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofByteArray());
+                    String where = twin + " " + uri;
+                    assertEquals(200, r.statusCode(), where);
+                    assertEquals(String.valueOf(bytes), r.headers().firstValue("Content-Length").orElse(""), where);
+                    assertArrayEquals(Arrays.copyOf(file, bytes), r.body(), where);
+                    assertEquals(Sha256Loop.run(1000), r.headers().firstValue(MixedWork.DIGEST_HEADER).orElse(""), where);
+                }
+            }
+            HttpResponse<byte[]> defaults = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + SERVERS.get(twin).port() + "/mixed")).build(),
+                    HttpResponse.BodyHandlers.ofByteArray());
+            assertEquals(Limits.FILE_DEFAULT, defaults.body().length, twin + " default file");
+            assertEquals(Sha256Loop.run(Limits.CPU_DEFAULT), defaults.headers().firstValue(MixedWork.DIGEST_HEADER).orElse(""), twin + " default cpu");
+        }
+    }
+
+    @Test
+    void theDigestIsSha256IteratedOverA256ByteBlock() throws Exception {
+        byte[] block = new byte[256];
+        java.security.MessageDigest sha = java.security.MessageDigest.getInstance("SHA-256");
+        for (int i = 0; i < 3; i++) System.arraycopy(sha.digest(block), 0, block, 0, 32);
+        assertEquals(java.util.HexFormat.of().formatHex(block, 0, 8), Sha256Loop.run(3));
+        assertEquals("0000000000000000", Sha256Loop.run(0));
     }
 
     @Test
@@ -107,7 +163,8 @@ class TwinContractTest {
             assertEquals("loom", json.get("kind"));
             assertEquals((long) SERVERS.get(twin).port(), json.get("port"));
             assertEquals("LoomThreadPool", json.get("pool"));
-            for (String key : List.of("inFlight", "maxInFlight", "jvmPlatformThreads", "threads", "idleThreads", "busyThreads", "queueSize"))
+            for (String key : List.of("inFlight", "maxInFlight", "jvmPlatformThreads", "threads", "idleThreads", "busyThreads", "queueSize",
+                    "vtParallelism", "vtPoolSize", "vtMounted", "vtQueued"))
                 assertTrue(json.get(key) instanceof Number, twin + " /pool lacks " + key + ": " + r.body());
             pools.put(twin, json);
         }

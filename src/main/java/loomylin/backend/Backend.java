@@ -2,16 +2,16 @@ package loomylin.backend;
 
 import io.javalin.Javalin;
 import io.javalin.http.Context;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import loomylin.jetty.JettySetup;
 import loomylin.jetty.ServerOptions;
 import loomylin.web.BadParameter;
@@ -19,11 +19,14 @@ import loomylin.web.ErrorAnswers;
 import loomylin.web.Json;
 import loomylin.web.Limits;
 import loomylin.web.Params;
+import org.eclipse.jetty.util.VirtualThreads;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
  * The backend the three-hop endpoints call: authenticate (token -> user id), authorize (user id -> authority),
  * meetings (user id + authority -> meetings). Each answers after a delay without holding a thread, so the
- * backend is never what limits a benchmark. It remembers the calls it got, so tests can check the chain.
+ * backend is never what limits a benchmark: its requests and answers run on virtual threads next to a few
+ * platform threads ({@link #PLATFORM_THREADS}). It remembers the calls it got, so tests can check the chain.
  * A {@link Fault} makes it misbehave on purpose, for the fault tests and for users who want to see them.
  */
 public final class Backend implements AutoCloseable {
@@ -38,8 +41,15 @@ public final class Backend implements AutoCloseable {
 
     public static final String ROUTES = "/authenticate, /authorize, /meetings";
     private static final int CALL_LOG_SIZE = 10_000;
-    private static final ScheduledExecutorService TIMER = Executors.newSingleThreadScheduledExecutor(
-            Thread.ofPlatform().name("backend-timer").daemon().factory());
+    /**
+     * Platform threads of the backend's pool: Jetty's acceptor and selector plus a few spare. Requests and
+     * answers run on virtual threads (the pool's virtual-threads executor, the shape Jetty's documentation
+     * recommends), so however many connections call it, the backend adds this many platform threads to its
+     * JVM and no answer waits for a pool thread. Javalin's default pool (up to 250 platform threads) grew to
+     * 249 under 1000 concurrent /hops-blocking in the default process, where they counted in every port's
+     * jvmPlatformThreads.
+     */
+    public static final int PLATFORM_THREADS = 8;
 
     /** The routes a fault can be limited to with {@code --fault-at}. */
     public static final List<String> HOPS = List.of("authenticate", "authorize", "meetings");
@@ -49,7 +59,12 @@ public final class Backend implements AutoCloseable {
     private final Fault fault;
     /** The one route that misbehaves, or null for all of them. */
     private final String faultAt;
-    private final Deque<Call> calls = new ArrayDeque<>();
+    /** The last {@link #CALL_LOG_SIZE} calls; lock-free, so that recording never serializes the answers. */
+    private final Deque<Call> calls = new ConcurrentLinkedDeque<>();
+    private final AtomicInteger callCount = new AtomicInteger();
+    private final QueuedThreadPool pool;
+    /** Where answers run once their delay is over: the pool's virtual threads. */
+    private final Executor answers;
 
     private Backend(String host, int port, int defaultDelayMs, Fault fault, String faultAt) {
         if (faultAt != null && !HOPS.contains(faultAt)) throw new IllegalArgumentException("no hop " + faultAt);
@@ -59,7 +74,12 @@ public final class Backend implements AutoCloseable {
         ServerOptions options = new ServerOptions();
         options.host = host;
         options.port = port;
+        this.pool = new QueuedThreadPool(PLATFORM_THREADS, PLATFORM_THREADS);
+        pool.setName("backend-" + port);
+        pool.setVirtualThreadsExecutor(VirtualThreads.getNamedVirtualThreadsExecutor("backend-" + port + "-vt-"));
+        this.answers = VirtualThreads.getVirtualThreadsExecutor(pool);
         this.app = Javalin.create(config -> {
+            config.jetty.threadPool = pool;
             JettySetup.apply(config, options);
             ErrorAnswers.apply(config, ROUTES);
             config.routes.get("/authenticate", this::authenticate);
@@ -90,22 +110,21 @@ public final class Backend implements AutoCloseable {
 
     /** The calls received so far, oldest first (the last 10,000). */
     public List<Call> calls() {
-        synchronized (calls) {
-            return new ArrayList<>(calls);
-        }
+        return new ArrayList<>(calls);
     }
 
     public void clearCalls() {
-        synchronized (calls) {
-            calls.clear();
-        }
+        for (Call c = calls.pollFirst(); c != null; c = calls.pollFirst()) callCount.decrementAndGet();
+    }
+
+    /** The platform threads the backend's pool holds now (its requests run on virtual threads). */
+    public int platformThreads() {
+        return pool.getThreads();
     }
 
     private void record(Call call) {
-        synchronized (calls) {
-            if (calls.size() == CALL_LOG_SIZE) calls.removeFirst();
-            calls.addLast(call);
-        }
+        calls.addLast(call);
+        if (callCount.incrementAndGet() > CALL_LOG_SIZE && calls.pollFirst() != null) callCount.decrementAndGet();
     }
 
     private void authenticate(Context ctx) {
@@ -145,12 +164,14 @@ public final class Backend implements AutoCloseable {
         return value;
     }
 
-    /** Answers after the delay from a timer: no request thread waits. */
+    /**
+     * Answers after the delay without a thread waiting: the JDK's delay scheduler only hands the answer to a
+     * virtual thread of the backend's pool, which writes it.
+     */
     private void answerLater(Context ctx, String route, Map<String, ?> body) {
         int delay = Params.integer(ctx.queryParams("delay"), "delay", defaultDelayMs, 0, Limits.DELAY_MAX);
-        CompletableFuture<Void> due = new CompletableFuture<>();
-        TIMER.schedule(() -> due.complete(null), delay, TimeUnit.MILLISECONDS);
-        ctx.future(() -> due.thenRun(() -> misbehaveOrAnswer(ctx, route, Json.write(new TreeMap<>(body)))));
+        Executor later = CompletableFuture.delayedExecutor(delay, TimeUnit.MILLISECONDS, answers);
+        ctx.future(() -> CompletableFuture.runAsync(() -> misbehaveOrAnswer(ctx, route, Json.write(new TreeMap<>(body))), later));
     }
 
     private void misbehaveOrAnswer(Context ctx, String route, String json) {
@@ -166,7 +187,7 @@ public final class Backend implements AutoCloseable {
     /**
      * Promises the whole body, sends half of it, then closes the connection under Jetty's feet. It closes
      * the socket (the EndPoint) rather than aborting the request: an aborted request is recycled while
-     * Javalin still holds it, and Javalin's error handling then loops on the timer thread, which froze
+     * Javalin still holds it, and Javalin's error handling then loops on the answering thread, which froze
      * every backend in the JVM and wrote gigabytes of log.
      */
     private static void closeMidResponse(Context ctx, String json) {

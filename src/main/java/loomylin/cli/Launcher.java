@@ -4,6 +4,8 @@ import io.javalin.Javalin;
 import io.javalin.util.JavalinBindException;
 import io.javalin.util.JavalinException;
 import java.net.URI;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -47,6 +49,9 @@ public final class Launcher {
             new Flags.Flag("grace-ms", "MS", "5000", "on stop, how long in-flight requests may take to finish; the process ends within this + 1 s"),
             new Flags.Flag("max-in-flight", "N", "0", "requests handled at once per server before the rest queue (Jetty QoSHandler); 0 = no limit"),
             new Flags.Flag("max-in-flight-wait-ms", "MS", "1000", "how long a queued request waits before 503 + Retry-After"),
+            new Flags.Flag("data-file-bytes", "BYTES", String.valueOf(Limits.DATA_FILE_BYTES_DEFAULT),
+                    "size of the random data file /mixed reads, made at start-up and deleted on exit (" + Limits.DATA_FILE_BYTES_MIN + "-" + Limits.DATA_FILE_BYTES_MAX + ")"),
+            new Flags.Flag("data-dir", "DIR", null, "where the data file is written; unset: a new temporary directory"),
             new Flags.Flag("help", null, null, "print this help and exit"));
 
     public static final String USAGE = """
@@ -88,8 +93,18 @@ public final class Launcher {
         ServerOptions base = options(flags, twin);
         List<ServerOptions> planned = planned(flags, base);
 
+        int dataBytes = flags.integer("data-file-bytes", Limits.DATA_FILE_BYTES_MIN, Limits.DATA_FILE_BYTES_MAX);
+        Path dataDir = dataDir(flags);
+
         List<AutoCloseable> running = new ArrayList<>();
         try {
+            DataFile data = DataFile.create(dataDir, dataBytes);
+            running.add(data);
+            planned.forEach(o -> {
+                o.dataFile = data.path();
+                o.dataFileBytes = data.bytes();
+            });
+            log("data file {} ({} bytes)", data.path(), data.bytes());
             if (flags.get("backend") == null) {
                 int backendPort = flags.get("backend-port").startsWith("first")
                         ? (base.port == 0 ? 0 : base.port + planned.size())
@@ -131,6 +146,17 @@ public final class Launcher {
         String backend = flags.get("backend");
         if (backend != null) o.backend = backendUrl(backend);
         return o;
+    }
+
+    /** --data-dir, or null for a new temporary directory. */
+    static Path dataDir(Flags flags) {
+        String dir = flags.get("data-dir");
+        if (dir == null) return null;
+        try {
+            return Path.of(dir);
+        } catch (InvalidPathException e) {
+            throw new UsageError("--data-dir is not a path: '" + Params.printable(dir) + "'");
+        }
     }
 
     static int graceMs(Flags flags) {

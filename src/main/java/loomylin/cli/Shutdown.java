@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import loomylin.backend.Backend;
 import org.slf4j.Logger;
@@ -13,7 +14,8 @@ import sun.misc.SignalHandler;
 
 /**
  * How a Loomylin process ends. On SIGTERM or SIGINT it stops everything it runs, the servers in parallel and
- * the backend last, and exits 0; a component whose stop fails makes it exit 1. Whatever happens, the process
+ * the backend last, and exits 0; a component whose stop fails makes it exit 1, and so does a request still
+ * running when the grace ends (its connection is closed without an answer). Whatever happens, the process
  * is gone within the grace plus {@link #OVERRUN_MS}: a watchdog halts it with status 1 if the stop has not
  * finished by then. A second signal during a stop halts it at once, status 1.
  */
@@ -66,13 +68,16 @@ final class Shutdown {
         System.exit(clean.get() ? 0 : 1);
     }
 
-    /** Stops the servers in parallel (each waits for its own in-flight requests), the backend last; false if any stop failed. */
+    /**
+     * Stops the servers in parallel (each waits for its own in-flight requests), then the backend and the data
+     * file, which requests may still be using until then; false if any stop failed.
+     */
     static boolean stopAll(List<? extends AutoCloseable> running) {
         AtomicBoolean clean = new AtomicBoolean(true);
         List<Thread> stoppers = new ArrayList<>();
         for (int i = running.size() - 1; i >= 0; i--) {
             AutoCloseable c = running.get(i);
-            if (!(c instanceof Backend)) stoppers.add(Thread.ofPlatform().start(() -> close(c, clean)));
+            if (!stopsLast(c)) stoppers.add(Thread.ofPlatform().start(() -> close(c, clean)));
         }
         for (Thread t : stoppers) {
             try {
@@ -82,8 +87,12 @@ final class Shutdown {
                 clean.set(false);
             }
         }
-        running.stream().filter(c -> c instanceof Backend).forEach(c -> close(c, clean));
+        running.stream().filter(Shutdown::stopsLast).forEach(c -> close(c, clean));
         return clean.get();
+    }
+
+    private static boolean stopsLast(AutoCloseable c) {
+        return c instanceof Backend || c instanceof DataFile;
     }
 
     private static void close(AutoCloseable c, AtomicBoolean clean) {
@@ -91,7 +100,18 @@ final class Shutdown {
             c.close();
         } catch (Exception | Error e) {
             clean.set(false);
-            LOG.warn("stop failed: {}", e.toString());
+            if (rootCause(e) instanceof TimeoutException) {
+                // Jetty's graceful stop gave up waiting: its connections, the requests still running on them, are closed unanswered.
+                LOG.warn("stop: requests still running when the grace ended were cut off without an answer");
+            } else {
+                LOG.warn("stop failed: {}", e.toString());
+            }
         }
+    }
+
+    private static Throwable rootCause(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) root = root.getCause();
+        return root;
     }
 }

@@ -4,30 +4,36 @@ import io.javalin.http.Context;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import loomylin.jetty.ServerOptions;
+import loomylin.web.AsyncWriters;
+import loomylin.web.FileBody;
 import loomylin.web.Json;
 import loomylin.web.Limits;
+import loomylin.web.MixedWork;
 import loomylin.web.Params;
+import loomylin.web.SchedulerFigures;
 import loomylin.web.ServerFigures;
+import loomylin.web.Sha256Loop;
+import org.eclipse.jetty.util.VirtualThreads;
 import org.eclipse.jetty.util.thread.ThreadPool;
 
 /** The handlers behind every route, one method each. */
 public final class Endpoints {
-    /** Completes /wait-async's futures; the request holds no thread while its timer runs. */
-    private static final ScheduledExecutorService TIMER = Executors.newSingleThreadScheduledExecutor(
-            Thread.ofPlatform().name("java-wait-async-timer").daemon(true).factory());
-
     private final ServerOptions options;
     private final ThreadPool pool;
     private final HopClient hops;
+    /** Where /wait-async answers run: the server's request threads (virtual ones where the pool has them). */
+    private final Executor answers;
+    private final AsyncWriters asyncWriters = new AsyncWriters();
 
     public Endpoints(ServerOptions options, ThreadPool pool, HopClient hops) {
         this.options = options;
         this.pool = pool;
         this.hops = hops;
+        Executor virtual = VirtualThreads.getVirtualThreadsExecutor(pool);
+        this.answers = virtual != null ? virtual : pool;
     }
 
     /** CPU work: {@code iterations} calls to Math.random(). */
@@ -45,12 +51,17 @@ public final class Endpoints {
         ctx.result(Limits.HELLO);
     }
 
-    /** Waits without a thread: a timer completes the future, Javalin answers from there. */
+    /**
+     * Waits without a thread: the JDK's delay scheduler hands the answer to the server's own request threads
+     * after {@code ms}, and Javalin writes it there, as an async Jetty application would.
+     */
     public void waitAsync(Context ctx) {
         int ms = Params.integer(ctx.queryParams("ms"), "ms", Limits.MS_DEFAULT, 0, Limits.MS_MAX);
-        CompletableFuture<String> done = new CompletableFuture<>();
-        TIMER.schedule(() -> done.complete(Limits.HELLO), ms, TimeUnit.MILLISECONDS);
-        ctx.future(() -> done.thenAccept(ctx::result));
+        Executor later = CompletableFuture.delayedExecutor(ms, TimeUnit.MILLISECONDS, answers);
+        ctx.future(() -> CompletableFuture.runAsync(() -> {
+            asyncWriters.record();
+            ctx.result(Limits.HELLO);
+        }, later));
     }
 
     /** Three backend calls, each waited for on the request thread. */
@@ -66,6 +77,30 @@ public final class Endpoints {
         ctx.future(() -> hops.meetingsAsync(token, delay).thenAccept(body -> ctx.contentType("application/json").result(body)));
     }
 
+    /** The seed's request: SHA-256 work, a sleep, then the data file's first bytes, all on the request thread. */
+    public void mixed(Context ctx) throws Exception {
+        MixedWork work = MixedWork.of(ctx, options.dataFileBytes);
+        ctx.header(MixedWork.DIGEST_HEADER, Sha256Loop.run(work.cpu()));
+        Thread.sleep(work.sleepMs());
+        FileBody.send(ctx, options.dataFile, work.fileBytes());
+    }
+
+    /** The same work holding no request thread while it waits: CPU on the pool, sleep on the timer, file through an async channel. */
+    public void mixedAsync(Context ctx) {
+        MixedWork work = MixedWork.of(ctx, options.dataFileBytes);
+        ctx.future(() -> CompletableFuture.supplyAsync(() -> Sha256Loop.run(work.cpu()), pool)
+                .thenCompose(digest -> later(work.sleepMs(), digest))
+                .thenCompose(digest -> {
+                    ctx.header(MixedWork.DIGEST_HEADER, digest);
+                    return FileBody.sendAsync(ctx, options.dataFile, work.fileBytes());
+                }));
+    }
+
+    /** A future completed with {@code value} after {@code ms}, on the server's own request threads. */
+    private <T> CompletableFuture<T> later(int ms, T value) {
+        return CompletableFuture.supplyAsync(() -> value, CompletableFuture.delayedExecutor(ms, TimeUnit.MILLISECONDS, answers));
+    }
+
     /** What this server is and how busy it has been; {@code ?reset=true} resets the high-water marks. */
     public void pool(Context ctx) {
         boolean reset = Params.bool(ctx.queryParams("reset"), "reset");
@@ -76,6 +111,8 @@ public final class Endpoints {
         body.put("kind", options.pool.toString());
         body.putAll(ServerFigures.of(ctx, reset));
         body.putAll(Pools.figures(pool));
+        body.putAll(SchedulerFigures.read());
+        body.putAll(asyncWriters.figures());
         ctx.contentType("application/json").result(Json.write(body));
     }
 

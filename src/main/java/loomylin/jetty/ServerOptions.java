@@ -1,6 +1,7 @@
 package loomylin.jetty;
 
 import java.net.URI;
+import java.nio.file.Path;
 
 /** Everything one Loomylin server needs to start, as a plain object; both twins read the same one. */
 public final class ServerOptions {
@@ -23,6 +24,9 @@ public final class ServerOptions {
     public int maxInFlightWaitMs = 1_000;
     /** Which twin serves, for logs and /pool. */
     public String twin = "java";
+    /** The file /mixed and /mixed-async read, made at start-up by whoever starts the servers; its size in bytes. */
+    public Path dataFile;
+    public int dataFileBytes;
 
     public ServerOptions copy() {
         ServerOptions o = new ServerOptions();
@@ -38,6 +42,8 @@ public final class ServerOptions {
         o.maxInFlight = maxInFlight;
         o.maxInFlightWaitMs = maxInFlightWaitMs;
         o.twin = twin;
+        o.dataFile = dataFile;
+        o.dataFileBytes = dataFileBytes;
         return o;
     }
 }

@@ -15,6 +15,18 @@ public final class Limits {
     public static final int DELAY_DEFAULT = 100;
     public static final int DELAY_MAX = 60_000;
 
+    /** /mixed: SHA-256 iterations over 256 bytes; the fibers-server seed's default, about 3 ms on its machine. */
+    public static final int CPU_DEFAULT = 10_000;
+    public static final int CPU_MAX = 1_000_000; // about 0.3-1 s of one core
+    /** /mixed: the sleep in ms; its bound is {@link #MS_MAX}. */
+    public static final int SLEEP_DEFAULT = 0;
+    /** /mixed: bytes of the data file sent back (the seed's 100 KB); at most the data file's size. */
+    public static final int FILE_DEFAULT = 100_000;
+    /** The data file /mixed reads, made at start-up: {@code --data-file-bytes}. */
+    public static final int DATA_FILE_BYTES_DEFAULT = 16 * 1024 * 1024;
+    public static final int DATA_FILE_BYTES_MIN = FILE_DEFAULT; // the default request must fit
+    public static final int DATA_FILE_BYTES_MAX = 1024 * 1024 * 1024;
+
     public static final String HELLO = "Hello, World";
     public static final String DEFAULT_TOKEN = "loomylin-demo-token";
     public static final String AUTHORITY = "meetings:read";

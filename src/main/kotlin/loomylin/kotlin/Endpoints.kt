@@ -2,23 +2,26 @@ package loomylin.kotlin
 
 import io.javalin.http.Context
 import java.util.concurrent.CompletableFuture
-import java.util.concurrent.Executors
-import java.util.concurrent.ScheduledExecutorService
+import java.util.concurrent.Executor
 import java.util.concurrent.TimeUnit
 import loomylin.jetty.ServerOptions
+import loomylin.web.AsyncWriters
+import loomylin.web.FileBody
 import loomylin.web.Json
 import loomylin.web.Limits
+import loomylin.web.MixedWork
 import loomylin.web.Params
+import loomylin.web.SchedulerFigures
 import loomylin.web.ServerFigures
+import loomylin.web.Sha256Loop
+import org.eclipse.jetty.util.VirtualThreads
 import org.eclipse.jetty.util.thread.ThreadPool
-
-/** Completes /wait-async's futures; the request holds no thread while its timer runs. */
-private val TIMER: ScheduledExecutorService = Executors.newSingleThreadScheduledExecutor(
-    Thread.ofPlatform().name("kotlin-wait-async-timer").daemon(true).factory(),
-)
 
 /** The handlers behind every route, one method each. */
 class Endpoints(private val options: ServerOptions, private val pool: ThreadPool, private val hops: HopClient) {
+    /** Where /wait-async answers run: the server's request threads (virtual ones where the pool has them). */
+    private val answers: Executor = VirtualThreads.getVirtualThreadsExecutor(pool) ?: pool
+    private val asyncWriters = AsyncWriters()
 
     /** CPU work: `iterations` calls to Math.random(). */
     fun computational(ctx: Context) {
@@ -35,12 +38,19 @@ class Endpoints(private val options: ServerOptions, private val pool: ThreadPool
         ctx.result(Limits.HELLO)
     }
 
-    /** Waits without a thread: a timer completes the future, Javalin answers from there. */
+    /**
+     * Waits without a thread: the JDK's delay scheduler hands the answer to the server's own request threads
+     * after `ms`, and Javalin writes it there, as an async Jetty application would.
+     */
     fun waitAsync(ctx: Context) {
         val ms = Params.integer(ctx.queryParams("ms"), "ms", Limits.MS_DEFAULT, 0, Limits.MS_MAX)
-        val done = CompletableFuture<String>()
-        TIMER.schedule({ done.complete(Limits.HELLO) }, ms.toLong(), TimeUnit.MILLISECONDS)
-        ctx.future { done.thenAccept { ctx.result(it) } }
+        val later = CompletableFuture.delayedExecutor(ms.toLong(), TimeUnit.MILLISECONDS, answers)
+        ctx.future {
+            CompletableFuture.runAsync({
+                asyncWriters.record()
+                ctx.result(Limits.HELLO)
+            }, later)
+        }
     }
 
     /** Three backend calls, each waited for on the request thread. */
@@ -56,6 +66,31 @@ class Endpoints(private val options: ServerOptions, private val pool: ThreadPool
         ctx.future { hops.meetingsAsync(token, delay).thenAccept { body -> ctx.contentType("application/json").result(body) } }
     }
 
+    /** The seed's request: SHA-256 work, a sleep, then the data file's first bytes, all on the request thread. */
+    fun mixed(ctx: Context) {
+        val work = MixedWork.of(ctx, options.dataFileBytes)
+        ctx.header(MixedWork.DIGEST_HEADER, Sha256Loop.run(work.cpu))
+        Thread.sleep(work.sleepMs.toLong())
+        FileBody.send(ctx, options.dataFile, work.fileBytes)
+    }
+
+    /** The same work holding no request thread while it waits: CPU on the pool, sleep on the timer, file through an async channel. */
+    fun mixedAsync(ctx: Context) {
+        val work = MixedWork.of(ctx, options.dataFileBytes)
+        ctx.future {
+            CompletableFuture.supplyAsync({ Sha256Loop.run(work.cpu) }, pool)
+                .thenCompose { digest -> later(work.sleepMs, digest) }
+                .thenCompose { digest ->
+                    ctx.header(MixedWork.DIGEST_HEADER, digest)
+                    FileBody.sendAsync(ctx, options.dataFile, work.fileBytes)
+                }
+        }
+    }
+
+    /** A future completed with `value` after `ms`, on the server's own request threads. */
+    private fun <T> later(ms: Int, value: T): CompletableFuture<T> =
+        CompletableFuture.supplyAsync({ value }, CompletableFuture.delayedExecutor(ms.toLong(), TimeUnit.MILLISECONDS, answers))
+
     /** What this server is and how busy it has been; `?reset=true` resets the high-water marks. */
     fun pool(ctx: Context) {
         val reset = Params.bool(ctx.queryParams("reset"), "reset")
@@ -66,10 +101,13 @@ class Endpoints(private val options: ServerOptions, private val pool: ThreadPool
             put("kind", options.pool.toString())
             putAll(ServerFigures.of(ctx, reset))
             putAll(Pools.figures(pool))
+            putAll(SchedulerFigures.read())
+            putAll(asyncWriters.figures())
         }
         ctx.contentType("application/json").result(Json.write(body))
     }
 }
+
 
 /** The caller's token from `Authorization: Bearer ...`, or a demo token when there is none. */
 private fun token(ctx: Context): String {

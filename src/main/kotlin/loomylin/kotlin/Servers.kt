@@ -24,6 +24,8 @@ object Servers {
             config.routes.get(Routes.WAIT_ASYNC, endpoints::waitAsync)
             config.routes.get(Routes.HOPS_BLOCKING, endpoints::hopsBlocking)
             config.routes.get(Routes.HOPS_ASYNC, endpoints::hopsAsync)
+            config.routes.get(Routes.MIXED, endpoints::mixed)
+            config.routes.get(Routes.MIXED_ASYNC, endpoints::mixedAsync)
             config.routes.get(Routes.POOL, endpoints::pool)
         }
         return app.start()

@@ -24,6 +24,7 @@ import java.util.stream.Stream;
 import loomylin.Twin;
 import loomylin.backend.Backend;
 import loomylin.jetty.ServerOptions;
+import loomylin.testing.Ports;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -57,7 +58,7 @@ class BackendFaultTest {
         malformedAtAuthorize = Backend.start("127.0.0.1", 0, 0, Backend.Fault.MALFORMED, "authorize");
         closeAtMeetings = Backend.start("127.0.0.1", 0, 0, Backend.Fault.CLOSE, "meetings");
         closeEverywhere = Backend.start("127.0.0.1", 0, 0, Backend.Fault.CLOSE);
-        downPort = ChildJvm.freePort();
+        downPort = Ports.free();
         // A listener that never accepts, its queue (backlog 1 holds 2) filled: new connects get no SYN-ACK.
         notAccepting = new ServerSocket();
         notAccepting.bind(new InetSocketAddress("127.0.0.1", 0), 1);

@@ -16,9 +16,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import loomylin.TestData;
 import loomylin.Twin;
 import loomylin.backend.Backend;
 import loomylin.jetty.ServerOptions;
+import loomylin.web.FileBody;
 import loomylin.web.Limits;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -66,7 +68,10 @@ class HostileInputTest {
             new Route("/wait-blocking", "ms", Limits.MS_MAX),
             new Route("/wait-async", "ms", Limits.MS_MAX),
             new Route("/hops-blocking", "delay", Limits.DELAY_MAX),
-            new Route("/hops-async", "delay", Limits.DELAY_MAX));
+            new Route("/hops-async", "delay", Limits.DELAY_MAX),
+            new Route("/mixed", "cpu", Limits.CPU_MAX), new Route("/mixed", "sleep", Limits.MS_MAX), new Route("/mixed", "file", TestData.BYTES),
+            new Route("/mixed-async", "cpu", Limits.CPU_MAX), new Route("/mixed-async", "sleep", Limits.MS_MAX),
+            new Route("/mixed-async", "file", TestData.BYTES));
 
     static final Set<Integer> OK = Set.of(200);
     static final Set<Integer> BAD = Set.of(400);
@@ -106,7 +111,7 @@ class HostileInputTest {
             Map.entry("GET /wait-blocking;jsessionid=x?ms=1 HTTP/1.1", NOT_FOUND_OR_BAD), Map.entry("GET /\u00fcn\u00efc\u00f8d\u00e9 HTTP/1.1", NOT_FOUND_OR_BAD),
             Map.entry("GET /%F0%9F%92%A9 HTTP/1.1", NOT_FOUND_OR_BAD), Map.entry("GET /" + "x".repeat(6000) + " HTTP/1.1", NOT_FOUND_OR_BAD),
             Map.entry("GET * HTTP/1.1", BAD), Map.entry("GET http://elsewhere/pool HTTP/1.1", Set.of(200, 400)),
-            Map.entry("GET /pool?reset=maybe HTTP/1.1", OK), Map.entry("GET /pool?reset=true&reset=false HTTP/1.1", OK_OR_BAD),
+            Map.entry("GET /pool?reset=maybe HTTP/1.1", BAD), Map.entry("GET /pool?reset=true&reset=false HTTP/1.1", OK_OR_BAD),
             Map.entry("GET /pool?%ZZ HTTP/1.1", BAD), Map.entry("POST /computational HTTP/1.1", Set.of(404, 405)),
             Map.entry("PUT /pool HTTP/1.1", Set.of(404, 405)), Map.entry("DELETE /pool HTTP/1.1", Set.of(404, 405)),
             Map.entry("TRACE / HTTP/1.1", Set.of(404, 405)), Map.entry("OPTIONS * HTTP/1.1", Set.of(200, 400, 404, 405)),
@@ -162,14 +167,15 @@ class HostileInputTest {
 
     /** Would this value pass validation and then make the request wait more than a moment? */
     private static boolean slowButValid(Route r, String raw) {
-        if (r.path().equals("/computational")) return false; // bounded to about a third of a second
+        if (r.path().equals("/computational") || r.param().equals("file")) return false; // a third of a second; 1 MB from the page cache
         String decoded;
         try {
             decoded = URLDecoder.decode(raw.replace("+", "%2B"), StandardCharsets.UTF_8);
         } catch (IllegalArgumentException e) {
             return false;
         }
-        return decoded.matches("\\d{1,10}") && Long.parseLong(decoded) > 200 && Long.parseLong(decoded) <= r.max();
+        long slowAbove = r.param().equals("cpu") ? 100_000 : 200; // SHA-256 iterations, or ms
+        return decoded.matches("\\d{1,10}") && Long.parseLong(decoded) > slowAbove && Long.parseLong(decoded) <= r.max();
     }
 
     private static void check(int port, String requestLine, Set<Integer> allowed, List<String> failures) {
@@ -194,7 +200,8 @@ class HostileInputTest {
             if (body.length() > 400) wrong.add("body of " + body.length() + " characters");
         }
         String lower = body.toLowerCase(Locale.ROOT);
-        if (lower.contains("exception") || body.contains("\tat ") || lower.contains("<html")) wrong.add("stack trace or HTML page");
+        boolean bytes = a.status() == 200 && String.valueOf(a.header("Content-Type")).startsWith(FileBody.TYPE); // random data, not text
+        if (!bytes && (lower.contains("exception") || body.contains("\tat ") || lower.contains("<html"))) wrong.add("stack trace or HTML page");
         if (a.has("X-Powered-By") || (a.has("Server") && a.header("Server").matches(".*\\d.*"))) wrong.add("server version header");
         if (!wrong.isEmpty()) failures.add(shown + " -> " + String.join(", ", wrong) + ": " + a);
     }
@@ -204,7 +211,8 @@ class HostileInputTest {
     void theLargestBoundsAreRefusedBeforeAnyWork(Twin twin) throws IOException {
         int port = servers.get(twin).port();
         for (String target : List.of("/computational?iterations=99999999999", "/wait-blocking?ms=60001", "/wait-async?ms=99999999",
-                "/hops-blocking?delay=60001", "/hops-async?delay=4294967296")) {
+                "/hops-blocking?delay=60001", "/hops-async?delay=4294967296", "/mixed?cpu=1000001", "/mixed-async?cpu=99999999999",
+                "/mixed?sleep=60001", "/mixed-async?sleep=4294967296", "/mixed?file=" + (TestData.BYTES + 1), "/mixed-async?file=2147483648")) {
             RawHttp.Answer a = RawHttp.get(port, target, FAST);
             assertEquals(400, a.status(), target + ": " + a);
             assertTrue(a.millis() < 2_000, target + " refused at once, took " + a.millis() + " ms");

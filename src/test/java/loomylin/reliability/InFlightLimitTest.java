@@ -89,9 +89,11 @@ class InFlightLimitTest {
             @SuppressWarnings("unchecked")
             Map<String, Object> after = (Map<String, Object>) Json.parse(RawHttp.awaitOnlyPoolInFlight(port, Duration.ofSeconds(3)));
             int max = ((Number) after.get("maxInFlight")).intValue();
-            assertTrue(max <= LIMIT + 1, "maxInFlight " + max + " <= " + LIMIT + " + the /pool request itself");
+            // /pool bypasses the limit and the poller sends one after another, but a /pool whose answer the poller
+            // already read may still be counted until Jetty completes it: at most two /pool at once.
+            assertTrue(max <= LIMIT + 2, "maxInFlight " + max + " <= " + LIMIT + " + at most two /pool requests");
             assertTrue(max >= LIMIT, "the limit was reached: maxInFlight " + max);
-            assertTrue(highestSeen.get() <= LIMIT + 1, "inFlight seen by /pool " + highestSeen);
+            assertTrue(highestSeen.get() <= LIMIT + 2, "inFlight seen by /pool " + highestSeen);
             assertTrue(poolAnswers.get() >= 1);
             assertEquals(1, ((Number) after.get("inFlight")).intValue(), "nothing left in flight but this /pool");
         } finally {

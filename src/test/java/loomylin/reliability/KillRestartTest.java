@@ -1,5 +1,6 @@
 package loomylin.reliability;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.net.Socket;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import loomylin.testing.ChildJvm;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
@@ -19,12 +21,13 @@ import org.junit.jupiter.api.condition.OS;
 class KillRestartTest {
     @Test
     void restartRightAfterKill9BindsTheSamePort() throws Exception {
-        int port = ChildJvm.freePort();
-        try (ChildJvm first = ChildJvm.start("kill9", port, null, "--pools", "loom")) {
+        int port;
+        try (ChildJvm first = ChildJvm.servers("--pools", "loom").startReady()) {
+            port = first.port();
             assertEquals(200, RawHttp.get(port, "/wait-blocking?ms=0").status());
             try (Socket inFlight = RawHttp.connect(port, Duration.ofSeconds(10))) {
                 inFlight.getOutputStream().write("GET /wait-blocking?ms=30000 HTTP/1.1\r\nHost: x\r\n\r\n".getBytes());
-                Thread.sleep(200);
+                await().atMost(Duration.ofSeconds(10)).until(() -> RawHttp.get(port, "/pool").body().contains("\"inFlight\":2,"));
                 first.process().destroyForcibly(); // SIGKILL: no shutdown hook, no graceful anything
                 assertTrue(first.process().waitFor(10, TimeUnit.SECONDS));
                 assertEquals(137, first.process().exitValue(), "killed by SIGKILL");
@@ -33,7 +36,7 @@ class KillRestartTest {
             }
         }
         long start = System.nanoTime();
-        try (ChildJvm second = ChildJvm.start("restart", port, null, "--pools", "loom")) {
+        try (ChildJvm second = ChildJvm.servers("--pools", "loom", "--port", String.valueOf(port)).startReady()) {
             long startedMs = (System.nanoTime() - start) / 1_000_000;
             assertFalse(second.output().contains("already in use"), second.output());
             assertEquals(200, RawHttp.get(port, "/wait-blocking?ms=0").status(), "the restarted server answers");

@@ -1,5 +1,6 @@
 package loomylin.reliability;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import loomylin.testing.ChildJvm;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
@@ -27,8 +29,8 @@ class OpenFilesLimitTest {
 
     @Test
     void atTheLimitNewConnectionsGetA503AndTheServerRecovers() throws Exception {
-        int port = ChildJvm.freePort();
-        try (ChildJvm child = ChildJvm.start("nofile", port, LIMIT, "--pools", "loom")) {
+        try (ChildJvm child = ChildJvm.servers("--pools", "loom").openFiles(LIMIT).startReady()) {
+            int port = child.port();
             assertEquals(200, RawHttp.get(port, "/wait-blocking?ms=0").status());
             assertEquals(404, RawHttp.get(port, "/nope").status()); // every class the answers need is loaded before the limit
             for (int burst = 1; burst <= 2; burst++) {
@@ -61,17 +63,11 @@ class OpenFilesLimitTest {
                 assertTrue(kinds.getOrDefault("503", 0) > 0, "the limit was reached: " + report);
 
                 // recovers once the connections are gone
-                RawHttp.Answer after = null;
-                long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-                while (System.nanoTime() < deadline) {
-                    after = RawHttp.get(port, "/wait-blocking?ms=0", Duration.ofSeconds(5));
-                    if (after.status() == 200) break;
-                    Thread.sleep(100);
-                }
-                assertEquals(200, after.status(), "serves again after the burst: " + report);
-                Thread.sleep(1_100); // a quiet second ends the burst
-                RawHttp.get(port, "/wait-blocking?ms=0");
-                child.awaitLog("accepting connections again", Duration.ofSeconds(5));
+                await("serves again after the burst: " + report).atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100))
+                        .until(() -> RawHttp.get(port, "/wait-blocking?ms=0", Duration.ofSeconds(5)).status() == 200);
+                // a quiet second ends the burst; the next accepted connection then logs the recovery
+                await().pollDelay(Duration.ofMillis(1_100)).atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200))
+                        .until(() -> RawHttp.get(port, "/wait-blocking?ms=0").status() == 200 && child.output().contains("accepting connections again"));
                 assertEquals(burst, child.count("at the open-files limit (accept"), "one warning per burst:\n" + child.output());
                 assertEquals(burst, child.count("accepting connections again"), "one recovery line per burst:\n" + child.output());
                 assertEquals(0, child.count("Accept Failure"), "no per-connection accept failures logged:\n" + child.output());

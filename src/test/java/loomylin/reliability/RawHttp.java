@@ -1,5 +1,7 @@
 package loomylin.reliability;
 
+import static org.awaitility.Awaitility.await;
+
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -16,6 +18,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * HTTP/1.1 over a plain socket, so a test sees exactly what went over the wire: a complete answer, an
@@ -188,15 +192,17 @@ final class RawHttp {
      * Polls /pool until only that /pool request is in flight (the server finishes its bookkeeping a moment
      * after the client has the last byte), at most {@code within}; returns the last /pool body.
      */
-    static String awaitOnlyPoolInFlight(int port, Duration within) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + within.toNanos();
-        String body;
-        do {
-            body = get(port, "/pool").body();
-            if (body.contains("\"inFlight\":1,")) return body;
-            Thread.sleep(20);
-        } while (System.nanoTime() < deadline);
-        return body;
+    static String awaitOnlyPoolInFlight(int port, Duration within) {
+        AtomicReference<String> body = new AtomicReference<>("");
+        try {
+            await().atMost(within).pollInterval(Duration.ofMillis(20)).until(() -> {
+                body.set(get(port, "/pool").body());
+                return body.get().contains("\"inFlight\":1,");
+            });
+        } catch (ConditionTimeoutException e) {
+            // the caller's assertions on the last body say what stayed in flight
+        }
+        return body.get();
     }
 
     /** After an answer: waits for the server to close the connection; true if it did within the time. */

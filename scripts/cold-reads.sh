@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# What file reads that miss the page cache do to virtual threads' carriers, loom versus qtp:32. On JDK 23+
+# a virtual thread in a buffered FileChannel read holds its carrier for the whole system call and the
+# scheduler adds no carrier to make up for it (JDK-8329593). Loopback only, bounded: about a minute.
+#
+#   scripts/cold-reads.sh                 loom and qtp:32
+#   scripts/cold-reads.sh loom            only these pools
+#   JAVA=/path/to/jdk-25/bin/java COLD_MB=64 COLD_READERS=8 COLD_ROUNDS=3 scripts/cold-reads.sh
+#
+# For each pool a fresh server JVM (--pools KIND, a COLD_MB MB data file under target/cold-reads, on disk).
+# Each round, cold then warm: "cold" first drops the file's pages from the page cache with
+# `dd iflag=nocache count=0` (GNU dd's posix_fadvise(POSIX_FADV_DONTNEED) on the whole file) and prints
+# fincore's resident-page count to show it worked; "warm" leaves them cached. Then COLD_READERS clients at
+# once each GET /mixed?cpu=0&file=<whole file>, while a probe asks GET /pool every 20 ms on the same
+# server. /pool is answered by the pool under test, so its latency is how long an unrelated request waits;
+# its body gives the virtual-thread scheduler's figures (vtPoolSize, vtMounted, vtQueued).
+# Prints one line per round: burst time, probes, probe latency p50/max, max vtMounted/vtQueued/vtPoolSize.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 2
+# shellcheck source=scripts/common.sh
+source "scripts/common.sh"
+die() { echo "cold-reads: $*" >&2; exit 2; }
+
+JAVA=$(find_java cold-reads) || exit 2
+[[ -f target/loomylin.jar ]] || die "no target/loomylin.jar; build it: ./mvnw -q -DskipTests package"
+for tool in curl dd fincore; do command -v $tool >/dev/null || die "needs $tool (apt-get install curl coreutils util-linux)"; done
+MB=${COLD_MB:-64}
+READERS=${COLD_READERS:-8}
+ROUNDS=${COLD_ROUNDS:-3}
+PORT=${COLD_PORT:-7470}
+POOLS=("$@")
+(( ${#POOLS[@]} )) || POOLS=(loom qtp:32)
+DIR=target/cold-reads
+mkdir -p "$DIR"
+WORK=$(mktemp -d)
+SERVER=""
+cleanup() { [[ -n $SERVER ]] && kill "$SERVER" 2>/dev/null && wait "$SERVER" 2>/dev/null; rm -rf "$WORK"; }
+trap cleanup EXIT
+
+# one round: $1 label; prints the summary line
+round() {
+    local label=$1 base="http://127.0.0.1:$PORT" pids=() start end
+    : > "$WORK/probe"
+    start=$(date +%s%N)
+    for _ in $(seq 1 "$READERS"); do
+        curl -s -o /dev/null --max-time 60 "$base/mixed?cpu=0&file=$BYTES" & pids+=($!)
+    done
+    while kill -0 "${pids[0]}" 2>/dev/null || jobs -r | grep -q curl; do
+        curl -s --max-time 10 -w ' %{time_total}\n' "$base/pool" >> "$WORK/probe"
+        sleep 0.02
+    done
+    wait "${pids[@]}"
+    end=$(date +%s%N)
+    local lat figures
+    lat=$(awk '{ printf "%.1f\n", $NF * 1000 }' "$WORK/probe" | sort -n | awk '{ v[NR] = $1 } END { printf "probes %3d  probe p50 %6.1f ms  max %6.1f ms", NR, v[int((NR + 1) / 2)], v[NR] }')
+    figures=$(awk '
+        function most(name,   v) { if (match($0, "\"" name "\":[0-9-]+")) { v = substr($0, RSTART + length(name) + 3, RLENGTH - length(name) - 3) + 0; if (v > max[name]) max[name] = v } }
+        { most("vtMounted"); most("vtQueued"); most("vtPoolSize") }
+        END { printf "max vtMounted %d vtQueued %d vtPoolSize %d", max["vtMounted"], max["vtQueued"], max["vtPoolSize"] }' "$WORK/probe")
+    printf "  %-5s burst %5d ms  %s  %s\n" "$label" $(( (end - start) / 1000000 )) "$lat" "$figures"
+}
+
+for kind in "${POOLS[@]}"; do
+    log="$WORK/server.log"
+    "$JAVA" -jar target/loomylin.jar --pools "$kind" --port "$PORT" --backend-port 0 --data-dir "$DIR" \
+        --data-file-bytes $(( MB * 1024 * 1024 )) > "$log" 2>&1 &
+    SERVER=$!
+    await_ready "$log" "$SERVER" || die "server on $kind did not start: $(tail -3 "$log")"
+    FILE=$(sed -n 's/.*data file \(.*\) (\([0-9]*\) bytes).*/\1/p' "$log")
+    BYTES=$(sed -n 's/.*data file .* (\([0-9]*\) bytes).*/\1/p' "$log")
+    echo "$kind: $("$JAVA" -version 2>&1 | head -1), data file $FILE ($BYTES bytes), $READERS readers, $(nproc) cores"
+    curl -s -o /dev/null "http://127.0.0.1:$PORT/mixed?cpu=0&file=1000" # first request: class loading out of the way
+    for r in $(seq 1 "$ROUNDS"); do
+        dd if="$FILE" iflag=nocache count=0 status=none
+        echo "  round $r: resident pages before cold: $(fincore --noheadings --output PAGES "$FILE" | tr -d ' ')"
+        round cold
+        echo "  round $r: resident pages before warm: $(fincore --noheadings --output PAGES "$FILE" | tr -d ' ')"
+        round warm
+    done
+    kill "$SERVER"; wait "$SERVER" 2>/dev/null; SERVER=""
+    [[ -e $FILE ]] && echo "  data file still there after SIGTERM!"
+done
