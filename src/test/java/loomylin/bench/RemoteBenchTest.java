@@ -2,22 +2,21 @@ package loomylin.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.ByteArrayOutputStream;
-import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import loomylin.Child;
+import loomylin.testing.ChildJvm;
+import loomylin.testing.Ports;
+import loomylin.testing.Tools;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -28,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * its admin port on a free port) that the bench only reaches over HTTP. Smoke-sized: 50 requests per run.
  */
 class RemoteBenchTest {
-    private static Child servers;
+    private static ChildJvm servers;
     private static String qtp;
     private static String loom;
 
@@ -37,10 +36,11 @@ class RemoteBenchTest {
 
     @BeforeAll
     static void startServers() throws Exception {
-        servers = Child.start("--port", "0", "--pools", "qtp:4,loom", "--host", "127.0.0.1");
-        servers.awaitOutput("ready", Duration.ofSeconds(60));
-        qtp = "http://127.0.0.1:" + port(servers.output(), "port (\\d+) on qtp:4");
-        loom = "http://127.0.0.1:" + port(servers.output(), "port (\\d+) on loom");
+        // The servers' own embedded backend: the bench loads no /hops-* here, so nothing calls it.
+        servers = ChildJvm.main("--host", "127.0.0.1", "--port", "0", "--pools", "qtp:4,loom").startReady();
+        List<Integer> ports = servers.serverPorts();
+        qtp = "http://127.0.0.1:" + ports.get(0);
+        loom = "http://127.0.0.1:" + ports.get(1);
     }
 
     @AfterAll
@@ -52,11 +52,6 @@ class RemoteBenchTest {
         Matcher m = Pattern.compile(regex).matcher(log);
         assertTrue(m.find(), "no '" + regex + "' in: " + log);
         return m.group(1);
-    }
-
-    private static boolean onPath(String tool) {
-        return Arrays.stream(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
-                .anyMatch(dir -> Files.isExecutable(Path.of(dir, tool)));
     }
 
     private Path bench(String... args) {
@@ -76,7 +71,7 @@ class RemoteBenchTest {
 
     @Test
     void measuresTheTargetsAndTakesTheServerFiguresFromMetrics() throws IOException {
-        assumeTrue(onPath("hey"), "needs hey: apt-get install hey");
+        Tools.assumeOnPath("hey", "apt-get install hey");
         String metrics = "http://127.0.0.1:" + port(servers.output(), "admin port (\\d+)") + "/metrics";
         Path dir = bench("--target", qtp + "," + loom, "--metrics", metrics);
 
@@ -103,7 +98,7 @@ class RemoteBenchTest {
 
     @Test
     void withoutMetricsTheServerColumnsAreEmptyAndTheReportSaysSo() throws IOException {
-        assumeTrue(onPath("hey"), "needs hey: apt-get install hey");
+        Tools.assumeOnPath("hey", "apt-get install hey");
         Path dir = bench("--target", loom);
 
         List<String[]> rows = rows(dir);
@@ -120,8 +115,8 @@ class RemoteBenchTest {
 
     @Test
     void aTargetThatDoesNotAnswerIsOneLineAndExit1BeforeAnyLoad() throws Exception {
-        int closed = Child.freePort();
-        try (Child bench = Child.start("bench", "--target", loom + ",http://127.0.0.1:" + closed, "--out", out.toString())) {
+        int closed = Ports.free();
+        try (ChildJvm bench = ChildJvm.main("bench", "--target", loom + ",http://127.0.0.1:" + closed, "--out", out.toString()).start()) {
             assertEquals(1, bench.exit(Duration.ofSeconds(60)));
             assertEquals("loomylin: target http://127.0.0.1:" + closed + "/pool did not answer: connection refused\n", bench.output());
         }
@@ -130,7 +125,7 @@ class RemoteBenchTest {
 
     @Test
     void metricsThatAreNotAnAdminPortAreOneLineAndExit1() throws Exception {
-        try (Child bench = Child.start("bench", "--target", loom, "--metrics", loom + "/pool", "--out", out.toString())) {
+        try (ChildJvm bench = ChildJvm.main("bench", "--target", loom, "--metrics", loom + "/pool", "--out", out.toString()).start()) {
             assertEquals(1, bench.exit(Duration.ofSeconds(60)));
             String output = bench.output();
             assertTrue(output.startsWith("loomylin: metrics " + loom + "/pool is not the Prometheus text format") && output.lines().count() == 1, output);
@@ -144,7 +139,7 @@ class RemoteBenchTest {
                 List.of("--target", loom + "," + loom))) {
             List<String> all = new java.util.ArrayList<>(List.of("bench"));
             all.addAll(args);
-            try (Child bench = Child.start(all.toArray(String[]::new))) {
+            try (ChildJvm bench = ChildJvm.main(all.toArray(String[]::new)).start()) {
                 assertEquals(2, bench.exit(Duration.ofSeconds(60)), args.toString());
                 String output = bench.output();
                 assertTrue(output.startsWith("loomylin: ") && output.lines().count() == 1, args + ": " + output);
