@@ -50,6 +50,11 @@ class CommandLineTest {
             "--twin scala         | --twin must be java or kotlin",
             "--backend ftp://x    | --backend must be an http URL",
             "--pool 7009=loom     | --pool 7009=...: no server on that port",
+            "--hop-client okhttp  | --hop-client must be one of jdk, url, jetty, got 'okhttp'",
+            "clients --model fork | --model must be one of nio, threads, virtual, got 'fork'",
+            "clients --model nio --connections 0 | --connections must be a whole number from 1 to 1000000",
+            "clients --model nio --target ftp://x | --target must be an http URL",
+            "clients --model nio --source-addresses 127.0.0.9-127.0.0.2 | --source-addresses range 127.0.0.9-127.0.0.2 runs backwards",
             "backend --delay -5   | --delay must be a whole number from 0 to 60000",
             "backend --fault fire | --fault must be one of none, error, malformed, close"})
     void aMistakeIsOneLineAndExitStatus2(String args, String message) throws Exception {

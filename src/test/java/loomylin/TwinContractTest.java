@@ -151,6 +151,38 @@ class TwinContractTest {
         }
     }
 
+    /** Every --hop-client gives /hops-blocking the same answers in both twins, bad requests included. */
+    @ParameterizedTest(name = "hop-client {0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"jdk", "url", "jetty"})
+    void everyHopClientAnswersTheSameInBothTwins(String hopClient) {
+        assertEquals(List.of("jdk", "url", "jetty"), loomylin.jetty.ServerOptions.HOP_CLIENTS, "the cases cover every client");
+        Map<Twin, Javalin> servers = new LinkedHashMap<>();
+        try {
+            for (Twin twin : Twin.values()) {
+                loomylin.jetty.ServerOptions o = Twin.options("loom");
+                o.backend = java.net.URI.create("http://127.0.0.1:" + backend.port());
+                o.hopClient = hopClient;
+                servers.put(twin, twin.start(o));
+            }
+            for (String path : List.of("/hops-blocking?delay=0", "/hops-blocking?delay=x", "/hops-blocking?delay=1&delay=2")) {
+                Map<Twin, HttpResponse<String>> answers = new LinkedHashMap<>();
+                for (Twin twin : Twin.values())
+                    answers.put(twin, Http.get("http://127.0.0.1:" + servers.get(twin).port() + path, "Bearer carol"));
+                HttpResponse<String> java = answers.get(Twin.JAVA), kotlin = answers.get(Twin.KOTLIN);
+                assertEquals(java.statusCode(), kotlin.statusCode(), hopClient + " " + path);
+                assertEquals(java.body(), kotlin.body(), hopClient + " " + path);
+                assertEquals(java.headers().firstValue("Content-Type"), kotlin.headers().firstValue("Content-Type"), hopClient + " " + path);
+            }
+            HttpResponse<String> r = Http.get("http://127.0.0.1:" + servers.get(Twin.JAVA).port() + "/hops-blocking?delay=0", "Bearer carol");
+            assertEquals(200, r.statusCode(), r.body());
+            Map<?, ?> json = (Map<?, ?>) Json.parse(r.body());
+            assertEquals("user-" + Integer.toHexString("carol".hashCode()), json.get("userId"), hopClient);
+            assertEquals(2, ((List<?>) json.get("meetings")).size(), hopClient);
+        } finally {
+            servers.values().forEach(Javalin::stop);
+        }
+    }
+
     @Test
     void poolReportsTheSameFiguresInBothTwins() {
         Map<Twin, Map<?, ?>> pools = new LinkedHashMap<>();

@@ -39,7 +39,7 @@ public final class Backend implements AutoCloseable {
     public record Call(String route, String token, String userId, String authority) {
     }
 
-    public static final String ROUTES = "/authenticate, /authorize, /meetings";
+    public static final String ROUTES = "/authenticate, /authorize, /meetings, /echo";
     private static final int CALL_LOG_SIZE = 10_000;
     /**
      * Platform threads of the backend's pool: Jetty's acceptor and selector plus a few spare. Requests and
@@ -85,6 +85,7 @@ public final class Backend implements AutoCloseable {
             config.routes.get("/authenticate", this::authenticate);
             config.routes.get("/authorize", this::authorize);
             config.routes.get("/meetings", this::meetings);
+            config.routes.get("/echo", this::echo);
         });
     }
 
@@ -156,6 +157,22 @@ public final class Backend implements AutoCloseable {
         answerLater(ctx, "meetings", Map.of("userId", userId, "meetings", List.of(
                 Map.of("id", 1, "title", "Stand-up", "start", "09:00"),
                 Map.of("id", 2, "title", "Loom review", "start", "14:00"))));
+    }
+
+    /** {@code /echo}'s defaults: the echo seed's 1 s latency and 32-byte messages. */
+    static final int ECHO_DELAY_DEFAULT = 1_000;
+    static final int ECHO_BYTES_DEFAULT = 32;
+    static final int ECHO_BYTES_MAX = 1 << 20;
+
+    /**
+     * {@code GET /echo?delay=MS&bytes=N}: N bytes of text after MS milliseconds (default 1000 ms, 32 bytes),
+     * answered after the delay without holding a thread while it waits, so a held connection costs none. The target of {@code clients}.
+     */
+    private void echo(Context ctx) {
+        int delay = Params.integer(ctx.queryParams("delay"), "delay", ECHO_DELAY_DEFAULT, 0, Limits.DELAY_MAX);
+        int bytes = Params.integer(ctx.queryParams("bytes"), "bytes", ECHO_BYTES_DEFAULT, 0, ECHO_BYTES_MAX);
+        Executor later = CompletableFuture.delayedExecutor(delay, TimeUnit.MILLISECONDS, answers);
+        ctx.future(() -> CompletableFuture.runAsync(() -> ctx.contentType("text/plain").result("x".repeat(bytes)), later));
     }
 
     private static String required(Context ctx, String name) {

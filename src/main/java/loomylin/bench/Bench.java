@@ -25,7 +25,12 @@ public final class Bench {
             System.out.print(BenchFlags.help());
             return;
         }
-        run(BenchFlags.parse(flags), "java -jar loomylin.jar bench " + String.join(" ", args), System.out);
+        String commandLine = "java -jar loomylin.jar bench " + String.join(" ", args);
+        if (Seed004.NAME.equals(flags.get("preset").trim())) {
+            Seed004.run(flags, commandLine, System.out);
+            return;
+        }
+        run(BenchFlags.parse(flags), commandLine, System.out);
     }
 
     /** Runs the bench; returns the output directory, or throws StartupFailure after writing what finished. */

@@ -15,7 +15,7 @@ final class BenchFlags {
     }
 
     static final List<Flags.Flag> FLAGS = List.of(
-            new Flags.Flag("preset", "smoke|quick|full", "quick", "which runs to make; the flags below replace its lists"),
+            new Flags.Flag("preset", "smoke|quick|full|seed004", "quick", "which runs to make; the flags below replace its lists"),
             new Flags.Flag("pools", "KIND,KIND,...", null, "pools to compare (default: the preset's); KIND is " + loomylin.jetty.PoolKind.HELP),
             new Flags.Flag("endpoints", "ROUTE[?QUERY],...", null, "endpoints to load, query kept, e.g. wait-blocking?ms=1000 (default: the preset's)"),
             new Flags.Flag("concurrency", "N,N,...", null, "concurrent clients (hey -c) per run (default: the preset's)"),
@@ -31,6 +31,7 @@ final class BenchFlags {
             new Flags.Flag("target", "URL,URL,...", null, "measure servers already running there, e.g. http://host-b:7000,http://host-b:7002, instead of starting them; their pools replace --pools"),
             new Flags.Flag("metrics", "URL", null, "with --target: the servers' admin port, e.g. http://host-b:7004/metrics, for their CPU, memory and threads"),
             new Flags.Flag("target-wait", "S", "0", "with --target: how long to wait for the targets and metrics to answer (servers still starting) before giving up"),
+            new Flags.Flag("duration", "DURATION", null, "seed004 only: how long each measured run lasts (hey -z), e.g. 8s (default " + Seed004.DURATION + ")"),
             new Flags.Flag("help", null, null, "print this help and exit"));
 
     static BenchConfig parse(Flags flags) {
@@ -119,6 +120,8 @@ final class BenchFlags {
             Preset p = Preset.named(name);
             out.append(String.format("  %-6s %s%n", name, p.summary()));
         }
+        out.append(String.format("  %-6s %s%n", Seed004.NAME, "the fibers-server seed's experiments 1 and 2: 108 runs of --duration (6s), about 22 minutes on 2 cores;"
+                + " writes seed004.csv and seed004.md"));
         return out.toString();
     }
 

@@ -17,6 +17,7 @@ public final class BackendCommand {
             new Flags.Flag("delay", "MS", String.valueOf(Limits.DELAY_DEFAULT), "default delay of each answer, 0-" + Limits.DELAY_MAX + " (per request: ?delay=)"),
             new Flags.Flag("fault", "none|error|malformed|close", "none", "misbehave on purpose: answer 500, cut JSON, or drop the connection mid-answer"),
             new Flags.Flag("fault-at", "ROUTE", "all", "only this route misbehaves: authenticate, authorize or meetings"),
+            new Flags.Flag("grace-ms", "MS", "5000", "on stop, how long in-flight requests may take to finish; the process ends within this + 1 s"),
             new Flags.Flag("help", null, null, "print this help and exit"));
 
     public static void main(String[] args) {

@@ -46,6 +46,7 @@ public final class Launcher {
             new Flags.Flag("idle-timeout-ms", "MS", "30000", "close a connection idle this long"),
             new Flags.Flag("hop-connect-timeout-ms", "MS", "2000", "backend connect timeout of /hops-*"),
             new Flags.Flag("hop-timeout-ms", "MS", "5000", "backend answer timeout of each hop"),
+            new Flags.Flag("hop-client", "jdk|url|jetty", "jdk", "the blocking client /hops-blocking waits on: JDK HttpClient.send, HttpURLConnection, Jetty's HttpClient"),
             new Flags.Flag("grace-ms", "MS", "5000", "on stop, how long in-flight requests may take to finish; the process ends within this + 1 s"),
             new Flags.Flag("max-in-flight", "N", "0", "requests handled at once per server before the rest queue (Jetty QoSHandler); 0 = no limit"),
             new Flags.Flag("max-in-flight-wait-ms", "MS", "1000", "how long a queued request waits before 503 + Retry-After"),
@@ -59,6 +60,7 @@ public final class Launcher {
               java -jar loomylin.jar [flags]             three servers (ports 7000-7002) and the backend (7003)
               java -jar loomylin.jar backend [flags]     the backend alone (see: backend --help)
               java -jar loomylin.jar bench [flags]       the benchmark (see: bench --help)
+              java -jar loomylin.jar clients [flags]     nio/threads/virtual clients holding N connections (see: clients --help)
 
             Pools (KIND): qtp:N     Jetty QueuedThreadPool of N platform threads
                           loom      LoomThreadPool: a virtual thread per request, platform threads for Jetty's selector/acceptor
@@ -140,6 +142,9 @@ public final class Launcher {
         o.idleTimeoutMs = flags.integer("idle-timeout-ms", 100, 3_600_000);
         o.hopConnectTimeoutMs = flags.integer("hop-connect-timeout-ms", 1, 600_000);
         o.hopTimeoutMs = flags.integer("hop-timeout-ms", 1, 600_000);
+        o.hopClient = flags.get("hop-client");
+        if (!ServerOptions.HOP_CLIENTS.contains(o.hopClient))
+            throw new UsageError("--hop-client must be one of " + String.join(", ", ServerOptions.HOP_CLIENTS) + ", got '" + Params.printable(o.hopClient) + "'");
         o.graceMs = graceMs(flags);
         o.maxInFlight = flags.integer("max-in-flight", 0, 10_000_000);
         o.maxInFlightWaitMs = flags.integer("max-in-flight-wait-ms", 0, 600_000);

@@ -12,6 +12,7 @@ import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -25,13 +26,15 @@ import loomylin.web.Limits;
 /**
  * The three backend calls behind /hops-*, each needing the previous answer: authenticate (token -> userId),
  * authorize (userId -> authority), meetings (userId + authority -> meetings JSON). Written twice: blocking
- * ({@link #meetingsBlocking}) and chained futures ({@link #meetingsAsync}), over the JDK's HttpClient.
+ * ({@link #meetingsBlocking}, over the {@link BlockingHttp} client {@code --hop-client} picks) and chained futures
+ * ({@link #meetingsAsync}, over the JDK's HttpClient).
  */
 public final class HopClient implements AutoCloseable {
     private final URI backend;
     private final Duration timeout;
     private final ExecutorService callbacks = Executors.newVirtualThreadPerTaskExecutor();
     private final HttpClient http;
+    private final BlockingHttp blocking;
 
     public HopClient(ServerOptions options) {
         this.backend = Objects.requireNonNull(options.backend, "options.backend");
@@ -41,16 +44,17 @@ public final class HopClient implements AutoCloseable {
                 .connectTimeout(Duration.ofMillis(options.hopConnectTimeoutMs))
                 .executor(callbacks) // the client's own work on virtual threads: no platform pool that grows with load
                 .build();
+        this.blocking = BlockingHttp.of(options, http);
     }
 
-    /** Three blocking calls in a row; the calling thread waits for each. */
+    /** Three blocking calls in a row over the {@code --hop-client}; the calling thread waits for each. */
     public String meetingsBlocking(String token, Integer delay) {
         String userId = field("authenticate", send("authenticate", authenticate(token, delay)), "userId");
         String authority = field("authorize", send("authorize", authorize(userId, delay)), "authority");
         return json("meetings", send("meetings", meetings(userId, authority, delay)));
     }
 
-    /** The same three calls chained; no thread waits between them. */
+    /** The same three calls chained over the JDK's HttpClient; no thread waits between them. */
     public CompletableFuture<String> meetingsAsync(String token, Integer delay) {
         return sendAsync("authenticate", authenticate(token, delay))
                 .thenApply(body -> field("authenticate", body, "userId"))
@@ -60,30 +64,35 @@ public final class HopClient implements AutoCloseable {
                 .thenApply(body -> json("meetings", body));
     }
 
-    private HttpRequest authenticate(String token, Integer delay) {
-        return request("/authenticate?", delay).header("Authorization", "Bearer " + token).build();
+    /** One backend call: where, with which headers. */
+    private record Call(URI uri, Map<String, String> headers) {
     }
 
-    private HttpRequest authorize(String userId, Integer delay) {
-        return request("/authorize?userId=" + encode(userId) + "&", delay).build();
+    private Call authenticate(String token, Integer delay) {
+        return call("/authenticate?", delay, Map.of("Authorization", "Bearer " + token));
     }
 
-    private HttpRequest meetings(String userId, String authority, Integer delay) {
-        return request("/meetings?userId=" + encode(userId) + "&", delay).header(Limits.AUTHORITY_HEADER, authority).build();
+    private Call authorize(String userId, Integer delay) {
+        return call("/authorize?userId=" + encode(userId) + "&", delay, Map.of());
     }
 
-    private HttpRequest.Builder request(String pathAndQuery, Integer delay) {
+    private Call meetings(String userId, String authority, Integer delay) {
+        return call("/meetings?userId=" + encode(userId) + "&", delay, Map.of(Limits.AUTHORITY_HEADER, authority));
+    }
+
+    private Call call(String pathAndQuery, Integer delay, Map<String, String> headers) {
         String query = delay == null ? "" : "delay=" + delay;
-        return HttpRequest.newBuilder(URI.create(backend + pathAndQuery + query)).timeout(timeout).GET();
+        return new Call(URI.create(backend + pathAndQuery + query), headers);
     }
 
     private static String encode(String s) {
         return URLEncoder.encode(s, StandardCharsets.UTF_8);
     }
 
-    private String send(String hop, HttpRequest request) {
+    private String send(String hop, Call call) {
         try {
-            return checked(hop, http.send(request, HttpResponse.BodyHandlers.ofString()));
+            BlockingHttp.Answer answer = blocking.get(call.uri(), call.headers());
+            return checked(hop, answer.status(), answer.body());
         } catch (IOException e) {
             throw failure(hop, e);
         } catch (InterruptedException e) {
@@ -92,18 +101,19 @@ public final class HopClient implements AutoCloseable {
         }
     }
 
-    private CompletableFuture<String> sendAsync(String hop, HttpRequest request) {
-        return http.sendAsync(request, HttpResponse.BodyHandlers.ofString())
+    private CompletableFuture<String> sendAsync(String hop, Call call) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(call.uri()).timeout(timeout).GET();
+        call.headers().forEach(request::header);
+        return http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofString())
                 .handle((response, error) -> {
                     if (error != null) throw failure(hop, error instanceof CompletionException c ? c.getCause() : error);
-                    return checked(hop, response);
+                    return checked(hop, response.statusCode(), response.body());
                 });
     }
 
-    private String checked(String hop, HttpResponse<String> response) {
-        if (response.statusCode() != 200)
-            throw new HopFailure(502, "backend " + backend + " answered " + response.statusCode() + " at " + hop);
-        return response.body();
+    private String checked(String hop, int status, String body) {
+        if (status != 200) throw new HopFailure(502, "backend " + backend + " answered " + status + " at " + hop);
+        return body;
     }
 
     private String field(String hop, String body, String name) {
@@ -149,6 +159,7 @@ public final class HopClient implements AutoCloseable {
     @Override
     /** Aborts backend calls still in flight (their requests answer 502) instead of waiting for them. */
     public void close() {
+        blocking.close();
         http.shutdownNow();
         callbacks.shutdownNow();
     }

@@ -2,6 +2,7 @@ package loomylin.jetty;
 
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.List;
 
 /** Everything one Loomylin server needs to start, as a plain object; both twins read the same one. */
 public final class ServerOptions {
@@ -16,6 +17,10 @@ public final class ServerOptions {
     public int idleTimeoutMs = 30_000;
     public int hopConnectTimeoutMs = 2_000;
     public int hopTimeoutMs = 5_000;
+    /** The blocking client /hops-blocking waits on: one of {@link #HOP_CLIENTS}. */
+    public String hopClient = "jdk";
+    /** JDK HttpClient.send, HttpURLConnection, Jetty's HttpClient. */
+    public static final List<String> HOP_CLIENTS = List.of("jdk", "url", "jetty");
     /** On stop, in-flight requests get this long to finish. */
     public int graceMs = 5_000;
     /** Requests handled at once before Jetty's QoSHandler queues the rest; 0 = no limit. */
@@ -38,6 +43,7 @@ public final class ServerOptions {
         o.idleTimeoutMs = idleTimeoutMs;
         o.hopConnectTimeoutMs = hopConnectTimeoutMs;
         o.hopTimeoutMs = hopTimeoutMs;
+        o.hopClient = hopClient;
         o.graceMs = graceMs;
         o.maxInFlight = maxInFlight;
         o.maxInFlightWaitMs = maxInFlightWaitMs;

@@ -23,7 +23,8 @@ import loomylin.web.Limits
 /**
  * The three backend calls behind /hops-*, each needing the previous answer: authenticate (token -> userId),
  * authorize (userId -> authority), meetings (userId + authority -> meetings JSON). Written twice: blocking
- * ([meetingsBlocking]) and chained futures ([meetingsAsync]), over the JDK's HttpClient.
+ * ([meetingsBlocking], over the [BlockingHttp] client `--hop-client` picks) and chained futures
+ * ([meetingsAsync], over the JDK's HttpClient).
  */
 class HopClient(options: ServerOptions) : AutoCloseable {
     private val backend: URI = options.backend
@@ -34,15 +35,16 @@ class HopClient(options: ServerOptions) : AutoCloseable {
         .connectTimeout(Duration.ofMillis(options.hopConnectTimeoutMs.toLong()))
         .executor(callbacks) // the client's own work on virtual threads: no platform pool that grows with load
         .build()
+    private val blocking = BlockingHttp.of(options, http)
 
-    /** Three blocking calls in a row; the calling thread waits for each. */
+    /** Three blocking calls in a row over the `--hop-client`; the calling thread waits for each. */
     fun meetingsBlocking(token: String, delay: Int?): String {
         val userId = field("authenticate", send("authenticate", authenticate(token, delay)), "userId")
         val authority = field("authorize", send("authorize", authorize(userId, delay)), "authority")
         return json("meetings", send("meetings", meetings(userId, authority, delay)))
     }
 
-    /** The same three calls chained; no thread waits between them. */
+    /** The same three calls chained over the JDK's HttpClient; no thread waits between them. */
     fun meetingsAsync(token: String, delay: Int?): CompletableFuture<String> =
         sendAsync("authenticate", authenticate(token, delay))
             .thenApply { body -> field("authenticate", body, "userId") }
@@ -53,24 +55,27 @@ class HopClient(options: ServerOptions) : AutoCloseable {
             }
             .thenApply { body -> json("meetings", body) }
 
-    private fun authenticate(token: String, delay: Int?): HttpRequest =
-        request("/authenticate?", delay).header("Authorization", "Bearer $token").build()
+    /** One backend call: where, with which headers. */
+    private data class Call(val uri: URI, val headers: Map<String, String>)
 
-    private fun authorize(userId: String, delay: Int?): HttpRequest =
-        request("/authorize?userId=${encode(userId)}&", delay).build()
+    private fun authenticate(token: String, delay: Int?): Call =
+        call("/authenticate?", delay, mapOf("Authorization" to "Bearer $token"))
 
-    private fun meetings(userId: String, authority: String, delay: Int?): HttpRequest =
-        request("/meetings?userId=${encode(userId)}&", delay).header(Limits.AUTHORITY_HEADER, authority).build()
+    private fun authorize(userId: String, delay: Int?): Call =
+        call("/authorize?userId=${encode(userId)}&", delay, mapOf())
 
-    private fun request(pathAndQuery: String, delay: Int?): HttpRequest.Builder {
+    private fun meetings(userId: String, authority: String, delay: Int?): Call =
+        call("/meetings?userId=${encode(userId)}&", delay, mapOf(Limits.AUTHORITY_HEADER to authority))
+
+    private fun call(pathAndQuery: String, delay: Int?, headers: Map<String, String>): Call {
         val query = if (delay == null) "" else "delay=$delay"
-        return HttpRequest.newBuilder(URI.create("$backend$pathAndQuery$query")).timeout(timeout).GET()
+        return Call(URI.create("$backend$pathAndQuery$query"), headers)
     }
 
-
-    private fun send(hop: String, request: HttpRequest): String =
+    private fun send(hop: String, call: Call): String =
         try {
-            checked(hop, http.send(request, HttpResponse.BodyHandlers.ofString()))
+            val answer = blocking.get(call.uri, call.headers)
+            checked(hop, answer.status, answer.body)
         } catch (e: IOException) {
             throw failure(hop, e)
         } catch (e: InterruptedException) {
@@ -78,16 +83,19 @@ class HopClient(options: ServerOptions) : AutoCloseable {
             throw HopFailure(503, "interrupted while calling backend $backend at $hop")
         }
 
-    private fun sendAsync(hop: String, request: HttpRequest): CompletableFuture<String> =
-        http.sendAsync(request, HttpResponse.BodyHandlers.ofString())
+    private fun sendAsync(hop: String, call: Call): CompletableFuture<String> {
+        val request = HttpRequest.newBuilder(call.uri).timeout(timeout).GET()
+        call.headers.forEach(request::header)
+        return http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofString())
             .handle { response, error ->
                 if (error != null) throw failure(hop, if (error is CompletionException) error.cause ?: error else error)
-                checked(hop, response)
+                checked(hop, response.statusCode(), response.body())
             }
+    }
 
-    private fun checked(hop: String, response: HttpResponse<String>): String {
-        if (response.statusCode() != 200) throw HopFailure(502, "backend $backend answered ${response.statusCode()} at $hop")
-        return response.body()
+    private fun checked(hop: String, status: Int, body: String): String {
+        if (status != 200) throw HopFailure(502, "backend $backend answered $status at $hop")
+        return body
     }
 
     private fun field(hop: String, body: String, name: String): String =
@@ -118,6 +126,7 @@ class HopClient(options: ServerOptions) : AutoCloseable {
 
     /** Aborts backend calls still in flight (their requests answer 502) instead of waiting for them. */
     override fun close() {
+        blocking.close()
         http.shutdownNow()
         callbacks.shutdownNow()
     }

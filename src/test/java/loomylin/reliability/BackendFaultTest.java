@@ -36,7 +36,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The backend misbehaves in every way we can make it: too slow, down, not accepting, 500, malformed JSON,
  * connection closed mid-answer. /hops-blocking and /hops-async answer 502 or 504 within the hop timeout
  * plus slack, name the hop that failed, and the server answers the next request normally.
- * Both twins, on loom and qtp:4.
+ * Both twins, on loom and qtp:4 with the default hop client, and on loom with every other {@code --hop-client}.
  */
 class BackendFaultTest {
     static final int HOP_TIMEOUT_MS = 500;
@@ -103,14 +103,18 @@ class BackendFaultTest {
     }
 
     static Stream<Arguments> cases() {
-        return Stream.of(Twin.values()).flatMap(t -> Stream.of("loom", "qtp:4")
-                .flatMap(p -> faults().stream().map(f -> Arguments.of(t, p, f))));
+        Stream<Arguments> defaultClient = Stream.of(Twin.values()).flatMap(t -> Stream.of("loom", "qtp:4")
+                .flatMap(p -> faults().stream().map(f -> Arguments.of(t, p, f, "jdk"))));
+        Stream<Arguments> otherClients = Stream.of(Twin.values()).flatMap(t -> Stream.of("url", "jetty")
+                .flatMap(c -> faults().stream().map(f -> Arguments.of(t, "loom", f, c))));
+        return Stream.concat(defaultClient, otherClients);
     }
 
-    @ParameterizedTest(name = "{0} {1} {2}")
+    @ParameterizedTest(name = "{0} {1} {2} hop-client {3}")
     @MethodSource("cases")
-    void answersWithTheFailedHopWithinBoundsAndStaysHealthy(Twin twin, String pool, Fault fault) throws Exception {
+    void answersWithTheFailedHopWithinBoundsAndStaysHealthy(Twin twin, String pool, Fault fault, String hopClient) throws Exception {
         ServerOptions options = Twin.options(pool);
+        options.hopClient = hopClient;
         options.backend = URI.create(fault.backend().get());
         options.hopTimeoutMs = HOP_TIMEOUT_MS;
         options.hopConnectTimeoutMs = HOP_TIMEOUT_MS;
@@ -120,7 +124,7 @@ class BackendFaultTest {
             for (int round = 1; round <= 2; round++) { // the second round shows nothing got stuck
                 for (String route : List.of("/hops-blocking", "/hops-async")) {
                     RawHttp.Answer a = RawHttp.get(port, route + fault.query(), BOUND.plusSeconds(5));
-                    String what = twin + " " + pool + " " + fault + " " + route + " round " + round + ": " + a;
+                    String what = twin + " " + pool + " " + fault + " " + hopClient + " " + route + " round " + round + ": " + a;
                     assertEquals(fault.status(), a.status(), what);
                     assertTrue(a.millis() < BOUND.toMillis(), "answered within " + BOUND.toMillis() + " ms: " + what);
                     String body = a.body().strip();
@@ -138,10 +142,11 @@ class BackendFaultTest {
         }
     }
 
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("twins")
-    void aHealthyBackendStillWorks(Twin twin) throws Exception {
+    @ParameterizedTest(name = "{0} hop-client {1}")
+    @MethodSource("twinsAndHopClients")
+    void aHealthyBackendStillWorks(Twin twin, String hopClient) throws Exception {
         ServerOptions options = Twin.options("loom");
+        options.hopClient = hopClient;
         options.backend = URI.create(url(healthy.port()));
         Javalin app = twin.start(options);
         try {
@@ -157,6 +162,10 @@ class BackendFaultTest {
 
     static Stream<Twin> twins() {
         return Stream.of(Twin.values());
+    }
+
+    static Stream<Arguments> twinsAndHopClients() {
+        return twins().flatMap(t -> ServerOptions.HOP_CLIENTS.stream().map(c -> Arguments.of(t, c)));
     }
 
     /** Fault.CLOSE really promises a body, sends half, and drops the connection: no client mistakes it for a 200. */
