@@ -1,7 +1,7 @@
-# Loomylin in a container: three Javalin servers on ports 7000-7002 plus the embedded backend on 7003.
+# Loomylin in a container: three Javalin servers on ports 7000-7002, the embedded backend on 7003, the admin port on 7004.
 #
 #   docker build -t loomylin .
-#   docker run --rm -p 7000:7000 -p 7001:7001 -p 7002:7002 -p 7003:7003 --name loomylin loomylin [--twin kotlin]
+#   docker run --rm -p 7000:7000 -p 7001:7001 -p 7002:7002 -p 7003:7003 -p 7004:7004 --name loomylin loomylin [--twin kotlin]
 #   docker run --rm -p 7003:7003 --name loomylin-backend loomylin backend --delay 333
 #   docker stop loomylin          (graceful: in-flight requests may finish; exit status 0)
 # Podman: podman build --format docker -t loomylin .   (the default OCI format drops the HEALTHCHECK)
@@ -38,7 +38,7 @@ COPY --from=build /build/target/loomylin.jar /app/loomylin.jar
 USER 10001:10001
 
 # 7000-7002: the servers (qtp:4, qtp:32, loom by default); 7003: the embedded backend (or `backend` mode);
-# 7004: the admin port (/metrics).
+# 7004: the admin port (/metrics, the live view).
 EXPOSE 7000 7001 7002 7003 7004
 
 # Healthy = the first server answers GET /pool with 200 (`backend` mode: /authenticate with 401, no token).

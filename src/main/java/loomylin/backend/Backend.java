@@ -19,6 +19,7 @@ import loomylin.web.ErrorAnswers;
 import loomylin.web.Json;
 import loomylin.web.Limits;
 import loomylin.web.Params;
+import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.util.VirtualThreads;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
@@ -102,6 +103,11 @@ public final class Backend implements AutoCloseable {
 
     public int port() {
         return app.port();
+    }
+
+    /** The backend's Jetty server, for the admin port's thread count. */
+    public Server jettyServer() {
+        return app.jettyServer().server();
     }
 
     @Override

@@ -4,6 +4,7 @@ import java.net.URI;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import loomylin.admin.PrometheusText;
 import loomylin.cli.StartupFailure;
 
 /**

@@ -16,11 +16,11 @@ final class Progress {
     void done(int finished, RunResult r) {
         double elapsed = (System.nanoTime() - start) / 1e9;
         double eta = elapsed / finished * (total - finished);
-        out.printf(java.util.Locale.ROOT, "[%d/%d] %-10s %-28s c=%-5d %9.1f req/s  p99 %8.1f ms  errors %-5d cpu %6s s  rss %5s MB  threads %-5s%s | %s elapsed, ETA %s%n",
-                finished, total, r.spec().pool(), r.spec().endpoint(), r.spec().concurrency(), r.rps(), r.p99Ms(), r.errors(),
-                orDash(RunResult.fixed(r.cpuS(), 2)), orDash(RunResult.fixed(RunResult.mb(r.peakRssKb()), 0)),
-                orDash(RunResult.count(r.peakThreads())), r.clientLimited() ? "  CLIENT-LIMITED" : "",
-                clock(elapsed), clock(eta));
+        out.printf(java.util.Locale.ROOT, "[%d/%d] %-10s %-28s %-14s %s #%d %9.1f req/s (warm-up %.1f)  p99 %8.1f ms  errors %-5d cpu %6s ms/req  rss %5s MB  threads %-5s%s | %s elapsed, ETA %s%n",
+                finished, total, r.spec().pool(), r.spec().endpoint(), r.spec().level(), r.spec().client().label(), r.spec().repeat(),
+                r.rps(), r.warmupRps(), r.p99Ms(), r.errors(), orDash(RunResult.fixed(r.cpuMsPerRequest(), 3)), orDash(RunResult.fixed(RunResult.mb(r.peakRssKb()), 0)),
+                orDash(RunResult.count(r.peakThreads())),
+                r.clientLimited() ? "  CLIENT-LIMITED" : "", clock(elapsed), clock(eta));
     }
 
     void failed(int number, RunSpec run, String why) {

@@ -4,12 +4,13 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import loomylin.cli.StartupFailure;
 
 /**
  * Makes one run against a server the bench did not start ({@code --target}): checks it still answers,
  * scrapes the server process's figures from {@code /metrics} (when given) before the warm-up, around the
- * measured hey run and every {@link #SCRAPE_EVERY} during both, and turns them into the same row a local
+ * measured run (hey, wrk or oha) and every {@link #SCRAPE_EVERY} during both, and turns them into the same row a local
  * run makes. Without metrics the server's columns are empty. The server is not restarted between runs.
  */
 final class RemoteRunExecutor implements RunMaker {
@@ -20,13 +21,13 @@ final class RemoteRunExecutor implements RunMaker {
 
     private final BenchConfig config;
     private final RemoteServers remote;
-    private final Path hey;
+    private final Map<Client, Path> tools;
     private final int cores;
 
-    RemoteRunExecutor(BenchConfig config, Path hey, int cores) {
+    RemoteRunExecutor(BenchConfig config, Map<Client, Path> tools, int cores) {
         this.config = config;
         this.remote = config.remote();
-        this.hey = hey;
+        this.tools = tools;
         this.cores = cores;
     }
 
@@ -41,12 +42,13 @@ final class RemoteRunExecutor implements RunMaker {
         try (ProcSampler client = new ProcSampler(ProcReader.SYSTEM, NO_SERVER, SAMPLE_EVERY)) {
             client.start();
             if (sampler != null) sampler.start();
-            HeyRun.warmUp(hey, url, config.warmup(), Math.min(run.concurrency(), config.warmupConcurrency()), config.timeoutS());
+            double warmupRps = HeyRun.warmUp(tools.get(Client.HEY), url, config.warmup(),
+                    Math.min(run.concurrency(), config.warmupConcurrency()), config.timeoutS());
             MetricsScrape before = metrics == null ? null : scrape(metrics, "before");
-            HeyRun.Measured measured = HeyRun.measure(hey, url, run.requests(), run.concurrency(), config.timeoutS(), client);
+            Measured measured = RunExecutor.measure(config, tools, cores, run, url, warmupRps, client);
             MetricsScrape after = metrics == null ? null : scrape(metrics, "after");
             if (sampler != null) sampler.close();
-            return result(run, server.twin(), measured, idle, before, after, sampler == null ? null : sampler.peaks());
+            return result(run, server.twin(), measured, warmupRps, idle, before, after, sampler == null ? null : sampler.peaks());
         } finally {
             if (sampler != null) sampler.close();
         }
@@ -61,11 +63,8 @@ final class RemoteRunExecutor implements RunMaker {
     }
 
     /** The same row as {@link RunExecutor}'s; the server's share of CPU is unknown (its cores are not ours). */
-    private RunResult result(RunSpec run, String twin, HeyRun.Measured m, MetricsScrape idle, MetricsScrape before,
+    private RunResult result(RunSpec run, String twin, Measured m, double warmupRps, MetricsScrape idle, MetricsScrape before,
                              MetricsScrape after, MetricsSampler.Peaks peaks) {
-        HeyCsv.Responses r = m.responses();
-        int requests = run.requests();
-        double durationS = r.count() == requests && r.spanS() > 0 ? r.spanS() : m.wallS();
         double clientPct = 100.0 * m.clientCpuS() / (m.wallS() * cores);
         double cpuS = Double.NaN;
         long idleRss = -1, peakRss = -1, peakVsz = -1;
@@ -77,8 +76,8 @@ final class RemoteRunExecutor implements RunMaker {
             peakVsz = Math.max(peaks.vszKb(), Math.max(idle.vszKb(), Math.max(before.vszKb(), after.vszKb())));
             threads = Math.max(peaks.threads(), Math.max(idle.threads(), Math.max(before.threads(), after.threads())));
         }
-        return new RunResult(run, twin, requests, r.count(), r.ok(), requests - r.ok(), durationS, r.ok() / durationS,
-                r.percentileMs(50), r.percentileMs(90), r.percentileMs(99), r.maxMs(), cpuS, idleRss, peakRss, peakVsz, threads,
+        return new RunResult(run, twin, m.sent(), m.answered(), m.ok(), m.sent() - m.ok(), m.wallS(), m.ok() / m.wallS(),
+                warmupRps, m.latency(), cpuS, idleRss, peakRss, peakVsz, threads,
                 m.clientCpuS(), clientPct, Double.NaN, clientPct > config.clientLimitPct());
     }
 }

@@ -89,7 +89,8 @@ final class Seed004 {
         String twin = flags.get("twin");
         String heap = flags.get("heap") == null ? HEAP : flags.get("heap");
         int timeoutS = flags.integer("timeout", 1, 600);
-        Path hey = HeyBinary.locate(flags.get("hey") == null ? null : Path.of(flags.get("hey")), System.getenv("PATH"));
+        Path hey = ClientBinary.locate(Client.HEY, flags.get("hey") == null ? null : Path.of(flags.get("hey")), System.getenv("PATH"),
+                Path.of(System.getProperty("user.home")));
         Path dir = Path.of(flags.get("out")).toAbsolutePath();
         int runs = EXPERIMENTS.size() * REQUEST_MS.size() * concurrency.size() * pools.size();
         long estimateS = runs * (seconds(duration) + seconds(warmup) + OVERHEAD_S);
@@ -97,7 +98,7 @@ final class Seed004 {
             Files.createDirectories(dir);
             Path serversLog = dir.resolve("servers.log");
             Files.writeString(serversLog, "");
-            Machine machine = Machine.describe(hey);
+            Machine machine = Machine.describe(java.util.Map.of(Client.HEY, hey));
             out.printf("bench: preset %s, %d runs of %s each, about %d minutes; calibrating%n", NAME, runs, duration, (estimateS + 59) / 60);
             Calibration calibration = Calibration.measure();
             out.printf("bench: %.0f SHA-256 iterations per ms, %.0f file bytes per ms of reading%n",

@@ -69,6 +69,13 @@ class RemoteBenchTest {
         return lines.subList(1, lines.size()).stream().map(l -> l.split(",", -1)).toList();
     }
 
+    /** One field of a results.csv row, by its column's name. */
+    private static String col(String[] row, String column) {
+        int i = RunResult.COLUMNS.indexOf(column);
+        assertTrue(i >= 0, "no column " + column);
+        return row[i];
+    }
+
     @Test
     void measuresTheTargetsAndTakesTheServerFiguresFromMetrics() throws IOException {
         Tools.assumeOnPath("hey", "apt-get install hey");
@@ -79,15 +86,17 @@ class RemoteBenchTest {
         assertEquals(List.of("qtp:4", "loom"), rows.stream().map(f -> f[0]).toList()); // the targets' pools, read from /pool
         for (String[] f : rows) {
             String line = String.join(",", f);
-            assertEquals("50", f[3], line);
-            assertEquals("0", f[9], line); // every request answered 2xx
-            assertTrue(Double.parseDouble(f[10]) >= 0, line); // CPU seconds from process_cpu_seconds_total
-            long idle = Long.parseLong(f[11]);
-            assertTrue(idle > 0 && Long.parseLong(f[12]) >= idle, line); // idle <= peak RSS
-            assertTrue(Long.parseLong(f[13]) > Long.parseLong(f[12]), line); // address space > resident
-            assertTrue(Integer.parseInt(f[14]) > 5, line); // OS threads of a JVM running two servers
-            assertEquals("java", f[16], line);
-            assertEquals("", f[22], line); // the server's share of its own machine's cores is not known here
+            assertEquals("50", col(f, "requests"), line);
+            assertEquals("0", col(f, "errors"), line); // every request answered 2xx
+            assertTrue(Double.parseDouble(col(f, "cpu_s")) >= 0, line); // CPU seconds from process_cpu_seconds_total
+            assertTrue(Double.parseDouble(col(f, "cpu_ms_per_req")) >= 0, line);
+            long idle = Long.parseLong(col(f, "idle_rss_kb"));
+            long peak = Long.parseLong(col(f, "peak_rss_kb"));
+            assertTrue(idle > 0 && peak >= idle, line); // idle <= peak RSS
+            assertTrue(Long.parseLong(col(f, "peak_vsz_kb")) > peak, line); // address space > resident
+            assertTrue(Integer.parseInt(col(f, "peak_threads")) > 5, line); // OS threads of a JVM running two servers
+            assertEquals("java", col(f, "twin"), line);
+            assertEquals("", col(f, "server_cpu_pct"), line); // the server's share of its own machine's cores is not known here
         }
         String report = Files.readString(dir.resolve("report.md"));
         assertTrue(report.contains("Server figures from " + metrics), report);
@@ -104,12 +113,13 @@ class RemoteBenchTest {
         List<String[]> rows = rows(dir);
         assertEquals(1, rows.size());
         String[] f = rows.get(0);
-        assertEquals("loom", f[0]);
-        assertEquals("0", f[9]);
-        assertEquals(List.of("", "", "", "", ""), List.of(f[10], f[11], f[12], f[13], f[14]), String.join(",", f));
+        assertEquals("loom", col(f, "pool"));
+        assertEquals("0", col(f, "errors"));
+        assertEquals(List.of("", "", "", "", "", ""), List.of(col(f, "cpu_s"), col(f, "cpu_ms_per_req"), col(f, "idle_rss_kb"),
+                col(f, "peak_rss_kb"), col(f, "peak_vsz_kb"), col(f, "peak_threads")), String.join(",", f));
         String report = Files.readString(dir.resolve("report.md"));
         assertTrue(report.contains("**Server figures: none.** No `--metrics` was given"), report);
-        assertTrue(report.contains("| 5 | loom |"), report);
+        assertTrue(report.contains("| c=5 | loom | hey |"), report);
         assertTrue(Files.readString(dir.resolve("targets.csv")).contains("P5,"), "targets are still written");
     }
 

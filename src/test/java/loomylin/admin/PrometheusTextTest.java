@@ -1,4 +1,4 @@
-package loomylin.bench;
+package loomylin.admin;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -19,7 +19,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class PrometheusTextTest {
     static String recorded() throws IOException {
-        try (InputStream in = PrometheusTextTest.class.getResourceAsStream("/bench/metrics.txt")) {
+        try (InputStream in = PrometheusTextTest.class.getResourceAsStream("/admin/metrics.txt")) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
     }
@@ -36,31 +36,10 @@ class PrometheusTextTest {
         assertEquals(0.0, text.value("loomylin_requests_total", Map.of("port", "35861", "status", "5xx")).orElseThrow());
         assertEquals(3.0, text.value("loomylin_request_duration_seconds_bucket", Map.of("port", "46171", "le", "+Inf")).orElseThrow());
         assertEquals(2.0, text.value("loomylin_pool_request_limit", Map.of("pool", "qtp:4")).orElseThrow());
-    }
-
-    @Test
-    void takesTheServerFiguresTheBenchReports() throws IOException {
-        MetricsScrape s = MetricsScrape.of(PrometheusText.parse(recorded()));
-        assertEquals(1.96, s.cpuS(), 1e-9);
-        assertEquals(138149888L / 1024, s.rssKb());
-        assertEquals(9161625600L / 1024, s.vszKb());
-        assertEquals(81, s.threads()); // loomylin_os_threads{owner="total"}, not jvm_threads_current (68)
-        assertEquals(List.of(46171, 40481, 35861), s.ports());
-    }
-
-    @Test
-    void withoutLoomylinsOwnThreadCountFallsBackToTheJvmsAndWithoutProcessMetricsRefuses() {
-        MetricsScrape s = MetricsScrape.of(PrometheusText.parse("""
-                process_cpu_seconds_total 2.5
-                process_resident_memory_bytes 1048576
-                jvm_threads_current 12
-                """));
-        assertEquals(12, s.threads());
-        assertEquals(-1, s.vszKb());
-        assertEquals(List.of(), s.ports());
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> MetricsScrape.of(PrometheusText.parse("jvm_threads_current 12\n")));
-        assertEquals("no process_cpu_seconds_total", e.getMessage());
+        assertEquals(3.0, text.series("loomylin_request_duration_seconds_count", "port", "46171", "pool", "loom"));
+        assertEquals(List.of(), text.untyped());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> text.series("loomylin_requests_total", "port", "46171"));
+        assertEquals("no series loomylin_requests_total{port=\"46171\"}", e.getMessage());
     }
 
     @Test
@@ -92,5 +71,25 @@ class PrometheusTextTest {
     @Test
     void refusesASecondTypeForOneFamily() {
         assertThrows(IllegalArgumentException.class, () -> PrometheusText.parse("# TYPE a gauge\n# TYPE a counter\n"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "a 1\n# TYPE a gauge\n",                                     // TYPE after the family's samples
+            "# TYPE a gauge\na{x=\"1\",y=\"2\"} 1\na{y=\"2\",x=\"1\"} 2\n", // one series twice, labels reordered
+            "# TYPE h histogram\nh_bucket{le=\"1\"} 3\nh_bucket{le=\"+Inf\"} 2\nh_count 2\nh_sum 1\n", // a bucket decreases
+            "# TYPE h histogram\nh_bucket{le=\"1\"} 1\nh_bucket{le=\"+Inf\"} 2\nh_count 3\nh_sum 1\n", // +Inf is not _count
+            "# TYPE h histogram\nh_bucket{le=\"1\"} 1\nh_count 1\nh_sum 1\n",                          // no +Inf bucket
+            "# TYPE h histogram\nh_bucket 1\n",                                                       // a bucket without le
+            "# TYPE a gauge\na 1"})                                                                  // no final newline
+    void refusesWhatBreaksTheRulesBetweenLines(String bad) {
+        assertThrows(IllegalArgumentException.class, () -> PrometheusText.parse(bad));
+    }
+
+    @Test
+    void untypedSamplesAreAllowedAndListed() {
+        PrometheusText text = PrometheusText.parse("# TYPE c counter\nc_total 1\nloose 2\n");
+        assertEquals(List.of("loose"), text.untyped());
+        assertEquals(Map.of("c", "counter"), text.types());
     }
 }
