@@ -50,14 +50,17 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 CMD ["/ap
 # it) instead of leaving it half alive. More JVM flags: -e JAVA_TOOL_OPTIONS="...".
 ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75", "-XX:+ExitOnOutOfMemoryError", "-jar", "/app/loomylin.jar"]
 
-# ---- bench: the run image plus hey (the distribution's package: Ubuntu's universe in the official image,
-# Debian's in a Debian-based one) and a font for the charts. `bench --target` runs here against servers elsewhere.
+# ---- bench: the run image plus hey and wrk (the distribution's packages: Ubuntu's universe in the official image,
+# Debian's in a Debian-based one) and a font for the charts. `bench --target` runs here against servers elsewhere;
+# the presets' c=2000 blocks use wrk. Open-loop runs (--rate, --preset latency) need oha, which no distribution
+# packages: add it (cargo install oha) to run those from this image.
 FROM run AS bench
 USER root
 RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends hey fontconfig fonts-dejavu-core \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends hey wrk fontconfig fonts-dejavu-core \
  && rm -rf /var/lib/apt/lists/* \
- && hey -h 2>&1 | grep -q 'Usage: hey'
+ && hey -h 2>&1 | grep -q 'Usage: hey' \
+ && wrk -v 2>&1 | grep -q '^wrk '
 USER 10001:10001
 HEALTHCHECK NONE
 

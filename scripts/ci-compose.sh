@@ -150,7 +150,7 @@ build() {
 
 # ---- images ------------------------------------------------------------------------------------------------
 build "image loomylin" -t loomylin
-build "image loomylin-bench (with hey from the distribution)" --target bench -t loomylin-bench
+build "image loomylin-bench (with hey and wrk from the distribution)" --target bench -t loomylin-bench
 
 # ---- compose -----------------------------------------------------------------------------------------------
 say "podman-compose up -d backend servers   (project $project)"
@@ -174,8 +174,10 @@ if wait_ready "compose: backend and servers" "http://$host:$((base + 3))/authori
     fail "compose: bench exit $status, $(grep -v '^\s*$' "$work/bench.log" | tail -3 | tr '\n' ' ')"
   fi
   if [[ -f "$csv" ]]; then
-    # pool,endpoint,concurrency,requests,...,errors(10),cpu_s(11),idle_rss_kb(12),peak_rss_kb(13),...,peak_threads(15)
-    rows=$(awk -F, 'NR > 1 && $4 == 50 && $10 == 0 && $11 != "" && $12 > 0 && $13 >= $12 && $15 > 5 {print $1}' "$csv" | sort | tr '\n' ' ')
+    # columns by their header's names (results.csv's order is RunResult.COLUMNS)
+    rows=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+      $c["requests"] == 50 && $c["errors"] == 0 && $c["cpu_s"] != "" && $c["cpu_ms_per_req"] != "" && $c["idle_rss_kb"] > 0 \
+        && $c["peak_rss_kb"] >= $c["idle_rss_kb"] && $c["peak_threads"] > 5 {print $c["pool"]}' "$csv" | sort -u | tr '\n' ' ')
     [[ "$rows" == "loom qtp:32 qtp:4 " ]] \
       && pass "compose: results.csv has the three pools, 50 requests each, no errors, server CPU/RSS/threads from /metrics" \
       || fail "compose: results.csv rows with server figures: '$rows', expected loom qtp:32 qtp:4: $(tail -n +2 "$csv" | tr '\n' ' ')"
