@@ -1,10 +1,12 @@
-# Loomylin in a container: three Javalin servers on ports 7000-7002 plus the embedded backend on 7003.
+# Loomylin in a container: three Javalin servers on ports 7000-7002, the embedded backend on 7003, the admin port on 7004.
 #
 #   docker build -t loomylin .
-#   docker run --rm -p 7000:7000 -p 7001:7001 -p 7002:7002 -p 7003:7003 --name loomylin loomylin [--twin kotlin]
+#   docker run --rm -p 7000:7000 -p 7001:7001 -p 7002:7002 -p 7003:7003 -p 7004:7004 --name loomylin loomylin [--twin kotlin]
 #   docker run --rm -p 7003:7003 --name loomylin-backend loomylin backend --delay 333
 #   docker stop loomylin          (graceful: in-flight requests may finish; exit status 0)
 # Podman: podman build --format docker -t loomylin .   (the default OCI format drops the HEALTHCHECK)
+# The load generator: docker build --target bench -t loomylin-bench .   (the same image plus hey and a font;
+#   runs `bench --target ...` against servers elsewhere, see compose.yaml)
 
 # ---- build: the committed Maven wrapper on the image's JDK 25 (the toolchains plugin picks the running JDK) ----
 FROM eclipse-temurin:25-jdk AS build
@@ -24,7 +26,7 @@ COPY src/ src/
 RUN ./mvnw -B -o -DskipTests package
 
 # ---- run: a JRE and the one jar ----
-FROM eclipse-temurin:25-jre
+FROM eclipse-temurin:25-jre AS run
 
 # A user of our own, with ids that clash neither with root nor with the `ubuntu` user (1000) of the official images.
 RUN groupadd --gid 10001 loomylin \
@@ -35,7 +37,8 @@ COPY scripts/container-healthcheck.sh /app/healthcheck.sh
 COPY --from=build /build/target/loomylin.jar /app/loomylin.jar
 USER 10001:10001
 
-# 7000-7002: the servers (qtp:4, qtp:32, loom by default); 7003: the embedded backend (or `backend` mode).
+# 7000-7002: the servers (qtp:4, qtp:32, loom by default); 7003: the embedded backend (or `backend` mode);
+# 7004: the admin port (/metrics, the live view).
 EXPOSE 7000 7001 7002 7003 7004
 
 # Healthy = the first server answers GET /pool with 200 (`backend` mode: /authenticate with 401, no token).
@@ -46,3 +49,20 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 CMD ["/ap
 # The heap follows the container's memory limit; an OutOfMemoryError ends the process (the engine may restart
 # it) instead of leaving it half alive. More JVM flags: -e JAVA_TOOL_OPTIONS="...".
 ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75", "-XX:+ExitOnOutOfMemoryError", "-jar", "/app/loomylin.jar"]
+
+# ---- bench: the run image plus hey and wrk (the distribution's packages: Ubuntu's universe in the official image,
+# Debian's in a Debian-based one) and a font for the charts. `bench --target` runs here against servers elsewhere;
+# the presets' c=2000 blocks use wrk. Open-loop runs (--rate, --preset latency) need oha, which no distribution
+# packages: add it (cargo install oha) to run those from this image.
+FROM run AS bench
+USER root
+RUN apt-get update \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends hey wrk fontconfig fonts-dejavu-core \
+ && rm -rf /var/lib/apt/lists/* \
+ && hey -h 2>&1 | grep -q 'Usage: hey' \
+ && wrk -v 2>&1 | grep -q '^wrk '
+USER 10001:10001
+HEALTHCHECK NONE
+
+# ---- the default target: the run image above, unchanged ----
+FROM run

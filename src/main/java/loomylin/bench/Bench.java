@@ -49,32 +49,36 @@ public final class Bench {
             Files.createDirectories(dir);
             Path serversLog = dir.resolve("servers.log");
             Path backendLog = dir.resolve("backend.log");
-            Files.writeString(serversLog, "");
-            Files.writeString(backendLog, "");
+            boolean local = config.remote() == null; // with --target the bench starts no JVM and writes no logs
+            if (local) Files.writeString(serversLog, "");
+            if (local) Files.writeString(backendLog, "");
             Machine machine = Machine.describe(tools);
             List<RunSpec> plan = config.runs();
             out.printf("bench: preset %s, %d runs, %s twin, %s -> %s%n", config.preset().name(), plan.size(), config.twin(), tools.values(), dir);
+            if (!local) out.println("bench: targets " + config.remote().servers().stream().map(t -> t.pool() + " at " + t.base()).toList()
+                    + (config.remote().metrics() == null ? ", no --metrics: the server columns stay empty" : ", metrics " + config.remote().metrics()));
 
             List<RunResult> rows = new ArrayList<>();
             String failure = null;
             ServerProcess backend = null;
             try (ResultsCsv csv = ResultsCsv.create(dir.resolve("results.csv"))) {
                 URI backendUri;
-                if (plan.stream().anyMatch(r -> r.endpoint().usesBackend())) {
+                if (local && plan.stream().anyMatch(r -> r.endpoint().usesBackend())) {
                     backend = startBackend(config.backendDelayMs(), backendLog);
                     backendUri = backend.uri("");
                 } else {
                     backendUri = URI.create("http://" + ServerProcess.HOST + ":" + FreePort.pick()); // never called
                 }
-                RunExecutor executor = new RunExecutor(config, tools, backendUri, serversLog, machine.cores());
-                if (backend != null) {
+                RunMaker executor = local ? new RunExecutor(config, tools, backendUri, serversLog, machine.cores())
+                        : new RemoteRunExecutor(config, tools, machine.cores());
+                if (backend != null && executor instanceof RunExecutor runs) {
                     out.println("bench: warming the backend (" + config.warmup() + " per hop endpoint)");
-                    executor.warmBackend();
+                    runs.warmBackend();
                 }
                 Progress progress = new Progress(plan.size(), out);
                 for (int i = 0; i < plan.size(); i++) {
                     RunSpec run = plan.get(i);
-                    Files.writeString(serversLog, "=== run " + (i + 1) + "/" + plan.size() + ": " + run.describe() + "\n",
+                    if (local) Files.writeString(serversLog, "=== run " + (i + 1) + "/" + plan.size() + ": " + run.describe() + "\n",
                             java.nio.file.StandardOpenOption.APPEND);
                     try {
                         RunResult row = executor.execute(run);

@@ -8,9 +8,11 @@ import java.util.List;
  *
  * @param tools           paths given by --hey, --wrk, --oha (absent: look on PATH)
  * @param measureS        the measured window in seconds (see {@link Preset#measureS()})
+ * @param remote          the servers of --target and the metrics of --metrics, or null: the bench starts its own
  * @param clientLimitPct  a run whose load generator used more than this share of the machine's CPU is
  *                        flagged client-limited
  */
 record BenchConfig(Preset preset, List<RunSpec> runs, Path out, java.util.Map<Client, Path> tools, String warmup, int warmupConcurrency,
-                   RequestRule requests, int measureS, String twin, String heap, int backendDelayMs, int timeoutS, int clientLimitPct) {
+                   RequestRule requests, int measureS, String twin, String heap, int backendDelayMs, int timeoutS, int clientLimitPct,
+                   RemoteServers remote) {
 }

@@ -32,6 +32,9 @@ final class BenchFlags {
             new Flags.Flag("timeout", "S", "20", "hey's per-request timeout in seconds; a request that takes longer counts as an error"),
             new Flags.Flag("client-limit", "PERCENT", "45", "flag a run client-limited when the load generator used more than this share of all cores"),
             new Flags.Flag("hey", "PATH", null, "the hey binary (default: hey on PATH)"),
+            new Flags.Flag("target", "URL,URL,...", null, "measure servers already running there, e.g. http://host-b:7000,http://host-b:7002, instead of starting them; their pools replace --pools"),
+            new Flags.Flag("metrics", "URL", null, "with --target: the servers' admin port, e.g. http://host-b:7004/metrics, for their CPU, memory and threads"),
+            new Flags.Flag("target-wait", "S", "0", "with --target: how long to wait for the targets and metrics to answer (servers still starting) before giving up"),
             new Flags.Flag("duration", "DURATION", null, "seed004 only: how long each measured run lasts (hey -z), e.g. 8s (default " + Seed004.DURATION + ")"),
             new Flags.Flag("wrk", "PATH", null, "the wrk binary (default: wrk on PATH)"),
             new Flags.Flag("oha", "PATH", null, "the oha binary (default: oha on PATH, else ~/.cargo/bin/oha)"),
@@ -39,7 +42,8 @@ final class BenchFlags {
 
     static BenchConfig parse(Flags flags) {
         Preset preset = Preset.named(flags.get("preset"));
-        List<String> pools = list(flags, "pools");
+        RemoteServers remote = RemoteServers.fromFlags(flags);
+        List<String> pools = remote == null ? list(flags, "pools") : remote.pools();
         List<String> endpoints = list(flags, "endpoints");
         List<Integer> concurrency = concurrency(flags);
         RequestRule requests = flags.get("requests") == null ? preset.requests() : RequestRule.fixed(flags.integer("requests", 1, 10_000_000));
@@ -50,14 +54,14 @@ final class BenchFlags {
         int measureS = flags.get("measure") == null ? preset.measureS() : flags.integer("measure", 1, 600);
         String warmup = flags.get("warmup") == null ? preset.warmup() : duration(flags.get("warmup"));
         String heap = flags.get("heap") == null ? preset.heap() : heap(flags.get("heap"));
-        String twin = flags.get("twin").trim();
-        if (!twin.equals("java") && !twin.equals("kotlin"))
+        String twin = remote == null ? flags.get("twin").trim() : remote.twins();
+        if (remote == null && !twin.equals("java") && !twin.equals("kotlin"))
             throw new UsageError("--twin must be java or kotlin, got '" + Params.printable(twin) + "'");
         Map<Client, Path> tools = new java.util.EnumMap<>(Client.class);
         for (Client c : Client.values()) if (flags.get(c.label()) != null) tools.put(c, Path.of(flags.get(c.label())));
         return new BenchConfig(preset, runs, Path.of(flags.get("out")), tools, warmup, preset.warmupConcurrency(), requests,
                 measureS, twin, heap, flags.integer("backend-delay", 0, Limits.DELAY_MAX), flags.integer("timeout", 1, 600),
-                flags.integer("client-limit", 1, 100));
+                flags.integer("client-limit", 1, 100), remote);
     }
 
     /** A comma-separated list, or null when neither the flag nor its variable is set. */
@@ -121,6 +125,10 @@ final class BenchFlags {
                 DIR/report.md (medians with min-max), DIR/targets.csv, DIR/<endpoint>.png (one chart grid per
                 endpoint; DIR/<endpoint>-open.png for open-loop runs), and the JVMs' output in DIR/servers.log
                 and DIR/backend.log. Linux only (reads /proc).
+
+                With --target the bench starts nothing: it loads servers already running (each target one pool,
+                read from its /pool), and with --metrics takes their CPU, memory and threads from the admin
+                port's /metrics instead of /proc; --twin, --heap and --backend-delay are the targets' own then.
 
                 Presets:
                 """ + presets() + """

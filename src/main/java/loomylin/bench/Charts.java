@@ -46,8 +46,8 @@ final class Charts {
             new Metric("p50 latency", "ms (log)", true, RunResult::p50Ms),
             new Metric("p99 latency", "ms (log)", true, RunResult::p99Ms),
             new Metric("server CPU per request", "ms", false, RunResult::cpuMsPerRequest),
-            new Metric("peak RSS", "MB", false, r -> r.peakRssKb() / 1024.0),
-            new Metric("peak threads", "OS threads", false, RunResult::peakThreads));
+            new Metric("peak RSS", "MB", false, r -> RunResult.mb(r.peakRssKb())),
+            new Metric("peak threads", "OS threads", false, RunResult::threadsOrNaN));
 
     private static final List<Metric> OPEN = List.of(
             new Metric("p50 latency", "ms (log)", true, RunResult::p50Ms),
@@ -55,7 +55,7 @@ final class Charts {
             new Metric("p99.9 latency", "ms (log)", true, RunResult::p999Ms),
             new Metric("achieved vs offered rate", "req/s", false, RunResult::rps),
             new Metric("server CPU per request", "ms", false, RunResult::cpuMsPerRequest),
-            new Metric("peak threads", "OS threads", false, RunResult::peakThreads));
+            new Metric("peak threads", "OS threads", false, RunResult::threadsOrNaN));
 
     private Charts() {
     }

@@ -16,14 +16,20 @@ final class Progress {
     void done(int finished, RunResult r) {
         double elapsed = (System.nanoTime() - start) / 1e9;
         double eta = elapsed / finished * (total - finished);
-        out.printf(java.util.Locale.ROOT, "[%d/%d] %-10s %-28s %-14s %s #%d %9.1f req/s (warm-up %.1f)  p99 %8.1f ms  errors %-5d cpu %6.3f ms/req  rss %5.0f MB  threads %-5d%s | %s elapsed, ETA %s%n",
+        out.printf(java.util.Locale.ROOT, "[%d/%d] %-10s %-28s %-14s %s #%d %9.1f req/s (warm-up %.1f)  p99 %8.1f ms  errors %-5d cpu %6s ms/req  rss %5s MB  threads %-5s%s | %s elapsed, ETA %s%n",
                 finished, total, r.spec().pool(), r.spec().endpoint(), r.spec().level(), r.spec().client().label(), r.spec().repeat(),
-                r.rps(), r.warmupRps(), r.p99Ms(), r.errors(), r.cpuMsPerRequest(), r.peakRssKb() / 1024.0, r.peakThreads(),
+                r.rps(), r.warmupRps(), r.p99Ms(), r.errors(), orDash(RunResult.fixed(r.cpuMsPerRequest(), 3)), orDash(RunResult.fixed(RunResult.mb(r.peakRssKb()), 0)),
+                orDash(RunResult.count(r.peakThreads())),
                 r.clientLimited() ? "  CLIENT-LIMITED" : "", clock(elapsed), clock(eta));
     }
 
     void failed(int number, RunSpec run, String why) {
         out.printf("[%d/%d] %s FAILED: %s%n", number, total, run.describe(), why);
+    }
+
+    /** A server figure a --target bench without --metrics does not have. */
+    private static String orDash(String value) {
+        return value.isEmpty() ? "-" : value;
     }
 
     static String clock(double seconds) {

@@ -37,7 +37,8 @@ final class Report {
         md.append("| Date | ").append(machine.date()).append(" |\n\n");
 
         md.append("## Method\n\n");
-        md.append("- Each run: a fresh server JVM serving one pool (`-Xms").append(config.heap()).append(" -Xmx").append(config.heap())
+        if (config.remote() != null) RemoteReport.method(md, config);
+        else md.append("- Each run: a fresh server JVM serving one pool (`-Xms").append(config.heap()).append(" -Xmx").append(config.heap())
                 .append(" -XX:+AlwaysPreTouch`, accept queue 4096, loopback); idle RSS read once it answers; a ")
                 .append(config.warmup()).append(" closed-loop warm-up with hey at min(c, ").append(config.warmupConcurrency())
                 .append(") clients, whose achieved rate is shown beside the measured one (warm-up req/s); then the measured run, a ")
@@ -50,8 +51,10 @@ final class Report {
                 .append(" time(s), interleaved across pools (A B C A B C). Tables show the median with the min-max range; a target's ratio is taken per repeat (repeat i over repeat i) and reads PASS or MISS only when the whole range lies on one side of the goal, else NOISE. A target that reads a run with errors is ERRORS, never PASS.\n");
         md.append("- req/s: 2xx answers per second of the client's wall time (start to exit), one definition for every client. Latencies: hey, exact nearest-rank percentiles of every answer; wrk and oha, their HdrHistograms.\n");
         md.append("- errors: requests without a 2xx answer (error status, or no answer at all: refused, reset, timed out).\n");
-        md.append("- CPU ms/req: the server JVM's user + system time during the measured run (/proc/<pid>/stat) per answered request.\n");
-        md.append("- idle / peak RSS: resident memory before any load / its high-water mark (VmHWM) up to the end of the run, warm-up included. threads: most OS threads (platform threads; virtual threads are not OS threads), sampled every 100 ms.\n");
+        if (config.remote() == null) { // a --target bench says where its server figures come from above
+            md.append("- CPU ms/req: the server JVM's user + system time during the measured run (/proc/<pid>/stat) per answered request.\n");
+            md.append("- idle / peak RSS: resident memory before any load / its high-water mark (VmHWM) up to the end of the run, warm-up included. threads: most OS threads (platform threads; virtual threads are not OS threads), sampled every 100 ms.\n");
+        }
         md.append("- client-limited: the load generator itself used more than ").append(config.clientLimitPct())
                 .append("% of all cores: on a machine it shares with the server, it may then be the limit, not the server.\n\n");
 
@@ -123,8 +126,8 @@ final class Report {
                     .append(" | ").append(c.spread(r -> r.latency().maxMs()).text(1))
                     .append(" | ").append(c.errors())
                     .append(" | ").append(c.spread(RunResult::cpuMsPerRequest).text(3))
-                    .append(" | ").append(c.spread(r -> r.peakRssKb() / 1024.0).text(0))
-                    .append(" | ").append(c.spread(RunResult::peakThreads).text(0))
+                    .append(" | ").append(c.spread(r -> RunResult.mb(r.peakRssKb())).text(0))
+                    .append(" | ").append(c.spread(RunResult::threadsOrNaN).text(0))
                     .append(" | ").append(c.clientLimited() ? "yes (" + c.spread(RunResult::clientCpuPct).text(0) + "%)" : "no")
                     .append(" |\n");
         }

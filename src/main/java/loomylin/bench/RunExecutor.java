@@ -13,7 +13,7 @@ import loomylin.jetty.PoolKind;
  * measured run (hey or wrk closed-loop, oha open-loop) while {@link ProcSampler} watches the server; the
  * server is stopped whatever happens.
  */
-final class RunExecutor {
+final class RunExecutor implements RunMaker {
     /** Lets the JVM finish start-up work (class loading, first compilations) before idle memory is read. */
     private static final Duration SETTLE = Duration.ofMillis(300);
     private static final Duration SAMPLE_EVERY = Duration.ofMillis(100);
@@ -33,7 +33,8 @@ final class RunExecutor {
         this.cores = cores;
     }
 
-    RunResult execute(RunSpec run) throws IOException, InterruptedException {
+    @Override
+    public RunResult execute(RunSpec run) throws IOException, InterruptedException {
         ServerProcess server = start(run);
         try {
             Thread.sleep(SETTLE.toMillis());
@@ -45,7 +46,7 @@ final class RunExecutor {
                 double warmupRps = HeyRun.warmUp(tools.get(Client.HEY), url, config.warmup(),
                         Math.min(run.concurrency(), config.warmupConcurrency()), config.timeoutS());
                 long cpuBefore = cpuTicks(server);
-                Measured measured = measure(run, url, warmupRps, sampler);
+                Measured measured = measure(config, tools, cores, run, url, warmupRps, sampler);
                 long cpuAfter = cpuTicks(server);
                 sampler.close();
                 if (!server.alive()) throw new StartupFailure("server " + run.pool() + " exited during the run: " + server.outputTail());
@@ -56,10 +57,12 @@ final class RunExecutor {
         }
     }
 
-    private Measured measure(RunSpec run, URI url, double warmupRps, ProcSampler sampler) throws IOException {
+    /** The measured run with the run's client; {@code sampler} follows the client's CPU (and the server's, when local). */
+    static Measured measure(BenchConfig config, java.util.Map<Client, Path> tools, int cores, RunSpec run, URI url, double warmupRps,
+                            ProcSampler sampler) throws IOException {
         int timeout = config.timeoutS();
         return switch (run.client()) {
-            case HEY -> HeyRun.measure(tools.get(Client.HEY), url, requests(run, warmupRps), run.concurrency(), timeout, sampler);
+            case HEY -> HeyRun.measure(tools.get(Client.HEY), url, requests(config, run, warmupRps), run.concurrency(), timeout, sampler);
             case WRK -> WrkRun.measure(tools.get(Client.WRK), url, config.measureS(), run.concurrency(), timeout, cores, sampler);
             case OHA -> OhaRun.measure(tools.get(Client.OHA), url, Math.max(1, run.rate() * config.measureS()), run.rate(),
                     run.concurrency(), timeout, sampler);
@@ -67,7 +70,7 @@ final class RunExecutor {
     }
 
     /** A hey run's count: what the warm-up achieved in the measured window, within the rule. */
-    int requests(RunSpec run, double warmupRps) {
+    static int requests(BenchConfig config, RunSpec run, double warmupRps) {
         return config.requests().requestsFor(run.concurrency(), Math.round(warmupRps * config.measureS()));
     }
 

@@ -15,7 +15,8 @@ import java.util.Locale;
  * @param rps           2xx responses per second of {@code durationS}
  * @param warmupRps     2xx responses per second the warm-up achieved just before: far below {@code rps}
  *                      means the measured run started cold
- * @param cpuS          the server JVM's CPU seconds (user + system) during the measured run
+ * @param cpuS          the server JVM's CPU seconds (user + system) during the measured run; NaN when unknown
+ *                      (a --target bench without --metrics), like the server's other figures (-1 for the counts)
  * @param idleRssKb     the server's resident memory after start-up, before any load
  * @param peakRssKb     its most resident memory up to the end of the run (warm-up included)
  * @param peakVszKb     its largest address space, likewise
@@ -37,7 +38,7 @@ record RunResult(RunSpec spec, String twin, long requests, long responses, long 
 
     /** Memory the run added on top of the idle server. */
     long rssGrowthKb() {
-        return Math.max(0, peakRssKb - idleRssKb);
+        return idleRssKb < 0 ? 0 : Math.max(0, peakRssKb - idleRssKb);
     }
 
     /** Server CPU milliseconds per answered request (any status): independent of the run's length. */
@@ -68,9 +69,24 @@ record RunResult(RunSpec spec, String twin, long requests, long responses, long 
                 Integer.toString(spec.repeat()), Long.toString(requests), Long.toString(responses), Long.toString(ok),
                 Long.toString(errors), fixed(rps, 1), fixed(warmupRps, 1), fixed(latency.p50Ms(), 2), fixed(latency.p90Ms(), 2),
                 fixed(latency.p99Ms(), 2), fixed(latency.p999Ms(), 2), fixed(latency.maxMs(), 2), fixed(cpuS, 2),
-                fixed(cpuMsPerRequest(), 4), Long.toString(idleRssKb), Long.toString(peakRssKb), Long.toString(peakVszKb),
-                Integer.toString(peakThreads), Boolean.toString(clientLimited), twin, fixed(durationS, 3), fixed(clientCpuS, 2),
+                fixed(cpuMsPerRequest(), 4), count(idleRssKb), count(peakRssKb), count(peakVszKb),
+                count(peakThreads), Boolean.toString(clientLimited), twin, fixed(durationS, 3), fixed(clientCpuS, 2),
                 fixed(clientCpuPct, 1), fixed(serverCpuPct, 1));
+    }
+
+    /** A count, or "" when unknown (negative). */
+    static String count(long value) {
+        return value < 0 ? "" : Long.toString(value);
+    }
+
+    /** KiB as MiB, NaN when unknown (negative). */
+    static double mb(long kb) {
+        return kb < 0 ? Double.NaN : kb / 1024.0;
+    }
+
+    /** OS threads as a number to chart or summarise, NaN when unknown (negative). */
+    double threadsOrNaN() {
+        return peakThreads < 0 ? Double.NaN : peakThreads;
     }
 
     /** A number with {@code decimals} places, '.' as separator whatever the locale; "" for no value (NaN). */

@@ -128,7 +128,7 @@ final class Targets {
         int peak = -1;
         for (Config c : configs) {
             if (!c.spec().pool().equals(LOOM)) continue;
-            int p = c.repeats().stream().mapToInt(RunResult::peakThreads).max().orElse(0);
+            int p = c.repeats().stream().mapToInt(RunResult::peakThreads).max().orElse(-1); // -1: unknown (--target without --metrics)
             if (p > peak) {
                 peak = p;
                 most = c;
@@ -143,7 +143,7 @@ final class Targets {
     static Target p6(List<Config> configs) {
         String what = "/wait-blocking?ms=1000, c=2000: loom peak-minus-idle RSS over qtp:2500's";
         Predicate<Endpoint> endpoint = e -> e.route().equals("wait-blocking") && ms(e) == 1000;
-        return ratio("P6", what, "<= 0.5", Double.NEGATIVE_INFINITY, 0.5, r -> r.rssGrowthKb() / 1024.0,
+        return ratio("P6", what, "<= 0.5", Double.NEGATIVE_INFINITY, 0.5, r -> r.idleRssKb() < 0 ? Double.NaN : r.rssGrowthKb() / 1024.0,
                 closed(configs, LOOM, endpoint, 2000), closed(configs, PoolKind.qtp(2500), endpoint, 2000), "MB");
     }
 
@@ -216,10 +216,13 @@ final class Targets {
         if (a.isEmpty() || b.isEmpty()) return missing(id, what, goal, "needs both runs of: " + what);
         int n = Math.min(a.get().repeats().size(), b.get().repeats().size());
         List<Double> values = new ArrayList<>();
-        for (int i = 0; i < n; i++)
-            values.add(metric.applyAsDouble(a.get().repeats().get(i)) / metric.applyAsDouble(b.get().repeats().get(i)));
+        for (int i = 0; i < n; i++) {
+            double v = metric.applyAsDouble(a.get().repeats().get(i)) / metric.applyAsDouble(b.get().repeats().get(i));
+            if (!Double.isNaN(v)) values.add(v); // NaN: a server figure a --target bench without --metrics lacks
+        }
         String invalid = invalid(a.get());
         if (invalid == null) invalid = invalid(b.get());
+        if (values.isEmpty() && invalid == null) return missing(id, what, goal, "no server figures (--target without --metrics)");
         return new Target(id, what, values, goal, lo, hi, a.get().spread(metric).text(2) + " / " + b.get().spread(metric).text(2) + " " + unit,
                 a.get().describe() + "; " + b.get().describe(), invalid);
     }

@@ -57,26 +57,27 @@ class MetricsEndpointTest {
         for (String[] server : List.of(new String[] {String.valueOf(qtp4.port()), "qtp:4"}, new String[] {String.valueOf(limited.port()), "loom"})) {
             String port = server[0];
             String pool = server[1];
-            assertEquals(1.0, m.value("loomylin_server_info", "port", port, "pool", pool));
-            for (String status : List.of("2xx", "4xx", "5xx", "failed")) m.value("loomylin_requests_total", "port", port, "pool", pool, "status", status);
-            m.value("loomylin_requests_in_flight", "port", port, "pool", pool);
-            m.value("loomylin_requests_in_flight_max", "port", port, "pool", pool);
-            m.value("loomylin_request_duration_seconds_count", "port", port, "pool", pool);
-            m.value("loomylin_request_duration_seconds_bucket", "port", port, "pool", pool, "le", "+Inf");
-            m.value("loomylin_pool_queued_tasks", "port", port, "pool", pool);
-            for (String state : List.of("busy", "idle", "leased", "platform")) m.value("loomylin_pool_threads", "port", port, "pool", pool, "state", state);
-            m.value("loomylin_os_threads", "owner", "port " + port);
+            assertEquals(1.0, m.series("loomylin_server_info", "port", port, "pool", pool));
+            for (String status : List.of("2xx", "4xx", "5xx", "failed")) m.series("loomylin_requests_total", "port", port, "pool", pool, "status", status);
+            m.series("loomylin_requests_in_flight", "port", port, "pool", pool);
+            m.series("loomylin_requests_in_flight_max", "port", port, "pool", pool);
+            m.series("loomylin_request_duration_seconds_count", "port", port, "pool", pool);
+            m.series("loomylin_request_duration_seconds_bucket", "port", port, "pool", pool, "le", "+Inf");
+            m.series("loomylin_pool_queued_tasks", "port", port, "pool", pool);
+            for (String state : List.of("busy", "idle", "leased", "platform")) m.series("loomylin_pool_threads", "port", port, "pool", pool, "state", state);
+            m.series("loomylin_os_threads", "owner", "port " + port);
         }
-        assertEquals(2.0, m.value("loomylin_pool_request_limit", "port", String.valueOf(qtp4.port()), "pool", "qtp:4"),
+        assertEquals(2.0, m.series("loomylin_pool_request_limit", "port", String.valueOf(qtp4.port()), "pool", "qtp:4"),
                 "qtp:4 less the acceptor and selector");
-        assertEquals(4.0, m.value("loomylin_os_threads", "owner", "port " + qtp4.port()));
-        m.value("loomylin_pool_virtual_threads_started_total", "port", String.valueOf(limited.port()), "pool", "loom");
-        assertTrue(m.value("loomylin_os_threads", "owner", "total") >= m.value("loomylin_os_threads", "owner", "jvm") + 4);
+        assertEquals(4.0, m.series("loomylin_os_threads", "owner", "port " + qtp4.port()));
+        m.series("loomylin_pool_virtual_threads_started_total", "port", String.valueOf(limited.port()), "pool", "loom");
+        assertTrue(m.series("loomylin_os_threads", "owner", "total") >= m.series("loomylin_os_threads", "owner", "jvm") + 4);
         for (String name : List.of("process_cpu_seconds_total", "process_resident_memory_bytes", "process_virtual_memory_bytes",
                 "process_open_fds", "jvm_threads_current")) {
-            assertTrue(m.value(name) > 0, name);
+            assertTrue(m.series(name) > 0, name);
         }
-        assertTrue(m.types.keySet().stream().anyMatch(t -> t.startsWith("jvm_gc_collection_seconds")), "GC figures: " + m.types.keySet());
+        assertTrue(m.types().keySet().stream().anyMatch(t -> t.startsWith("jvm_gc_collection_seconds")), "GC figures: " + m.types().keySet());
+        assertEquals(List.of(), m.untyped(), "every family has a TYPE line");
     }
 
     @Test
@@ -103,9 +104,9 @@ class MetricsEndpointTest {
         assertEquals(6, delta(before, after, "loomylin_request_duration_seconds_count", loomPort, "loom"));
         assertTrue(delta(before, after, "loomylin_request_duration_seconds_bucket", loomPort, "loom", "le", "0.4") <= refused,
                 "the 200s slept 500 ms");
-        assertTrue(after.value("loomylin_requests_in_flight_max", "port", loomPort, "pool", "loom") >= 2,
+        assertTrue(after.series("loomylin_requests_in_flight_max", "port", loomPort, "pool", "loom") >= 2,
                 "the refused requests were in flight too");
-        assertEquals(0.0, after.value("loomylin_requests_in_flight", "port", loomPort, "pool", "loom"));
+        assertEquals(0.0, after.series("loomylin_requests_in_flight", "port", loomPort, "pool", "loom"));
     }
 
     private static long delta(PrometheusText before, PrometheusText after, String name, String port, String pool, String... more) {
@@ -115,6 +116,6 @@ class MetricsEndpointTest {
         labels[2] = "pool";
         labels[3] = pool;
         System.arraycopy(more, 0, labels, 4, more.length);
-        return Math.round(after.value(name, labels) - before.value(name, labels));
+        return Math.round(after.series(name, labels) - before.series(name, labels));
     }
 }

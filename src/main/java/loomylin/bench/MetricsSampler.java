@@ -1,0 +1,82 @@
+package loomylin.bench;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.concurrent.locks.LockSupport;
+import loomylin.cli.StartupFailure;
+
+/**
+ * Scrapes a server process's {@code /metrics} every {@code every} while load runs and keeps the peaks of
+ * resident memory, address space and OS threads: the remote counterpart of {@link ProcSampler}. The
+ * Prometheus process metrics have no high-water mark, so a peak shorter than the interval can be missed;
+ * a scrape that fails (the server too busy to answer within its timeout) is counted and skipped.
+ */
+final class MetricsSampler implements AutoCloseable {
+
+    /** The peaks seen so far, over {@code samples} good scrapes ({@code failed} others). */
+    record Peaks(long rssKb, long vszKb, int threads, int samples, int failed) {
+    }
+
+    private final URI url;
+    private final Duration every;
+    private volatile boolean running;
+    private Thread thread;
+
+    private long peakRssKb = -1;
+    private long peakVszKb = -1;
+    private int peakThreads = -1;
+    private int samples;
+    private int failed;
+
+    MetricsSampler(URI url, Duration every) {
+        this.url = url;
+        this.every = every;
+    }
+
+    void start() {
+        running = true;
+        thread = Thread.ofPlatform().daemon().name("bench-metrics-sampler").start(() -> {
+            while (running) {
+                sampleOnce();
+                LockSupport.parkNanos(every.toNanos());
+            }
+        });
+    }
+
+    /** One scrape folded into the peaks; returns it, or null when it failed. */
+    MetricsScrape sampleOnce() {
+        try {
+            MetricsScrape s = MetricsScrape.from(url);
+            synchronized (this) {
+                samples++;
+                peakRssKb = Math.max(peakRssKb, s.rssKb());
+                peakVszKb = Math.max(peakVszKb, s.vszKb());
+                peakThreads = Math.max(peakThreads, s.threads());
+            }
+            return s;
+        } catch (StartupFailure e) {
+            synchronized (this) {
+                failed++;
+            }
+            return null;
+        }
+    }
+
+    synchronized Peaks peaks() {
+        return new Peaks(peakRssKb, peakVszKb, peakThreads, samples, failed);
+    }
+
+    /** Stops sampling (the caller's own last scrape then closes the run). */
+    @Override
+    public void close() {
+        running = false;
+        if (thread != null) {
+            LockSupport.unpark(thread);
+            try {
+                thread.join(HttpGet.TIMEOUT.plus(HttpGet.CONNECT_TIMEOUT).toMillis() + every.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}
