@@ -85,7 +85,7 @@ public final class Backend implements AutoCloseable {
             config.routes.get("/authenticate", this::authenticate);
             config.routes.get("/authorize", this::authorize);
             config.routes.get("/meetings", this::meetings);
-            config.routes.get("/echo", Backend::echo);
+            config.routes.get("/echo", this::echo);
         });
     }
 
@@ -166,14 +166,14 @@ public final class Backend implements AutoCloseable {
 
     /**
      * {@code GET /echo?delay=MS&bytes=N}: N bytes of text after MS milliseconds (default 1000 ms, 32 bytes),
-     * answered from the timer, so a held connection costs no thread. The target of {@code clients}.
+     * answered like the other routes (the delay scheduler hands the answer to a virtual thread), so a held
+     * connection costs no thread while it waits. The target of {@code clients}.
      */
-    private static void echo(Context ctx) {
+    private void echo(Context ctx) {
         int delay = Params.integer(ctx.queryParams("delay"), "delay", ECHO_DELAY_DEFAULT, 0, Limits.DELAY_MAX);
         int bytes = Params.integer(ctx.queryParams("bytes"), "bytes", ECHO_BYTES_DEFAULT, 0, ECHO_BYTES_MAX);
-        CompletableFuture<Void> due = new CompletableFuture<>();
-        TIMER.schedule(() -> due.complete(null), delay, TimeUnit.MILLISECONDS);
-        ctx.future(() -> due.thenRun(() -> ctx.contentType("text/plain").result("x".repeat(bytes))));
+        Executor later = CompletableFuture.delayedExecutor(delay, TimeUnit.MILLISECONDS, answers);
+        ctx.future(() -> CompletableFuture.runAsync(() -> ctx.contentType("text/plain").result("x".repeat(bytes)), later));
     }
 
     private static String required(Context ctx, String name) {

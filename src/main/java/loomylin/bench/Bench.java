@@ -25,6 +25,10 @@ public final class Bench {
             System.out.print(BenchFlags.help());
             return;
         }
+        if ("connections".equals(flags.get("preset"))) { // client models, not servers: its own runner
+            ConnectionsBench.main(flags, "java -jar loomylin.jar bench " + String.join(" ", args), System.out);
+            return;
+        }
         run(BenchFlags.parse(flags), "java -jar loomylin.jar bench " + String.join(" ", args), System.out);
     }
 

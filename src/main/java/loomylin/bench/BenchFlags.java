@@ -15,7 +15,7 @@ final class BenchFlags {
     }
 
     static final List<Flags.Flag> FLAGS = List.of(
-            new Flags.Flag("preset", "smoke|quick|full", "quick", "which runs to make; the flags below replace its lists"),
+            new Flags.Flag("preset", "smoke|quick|full|connections", "quick", "which runs to make; the flags below replace its lists"),
             new Flags.Flag("pools", "KIND,KIND,...", null, "pools to compare (default: the preset's); KIND is " + loomylin.jetty.PoolKind.HELP),
             new Flags.Flag("endpoints", "ROUTE[?QUERY],...", null, "endpoints to load, query kept, e.g. wait-blocking?ms=1000 (default: the preset's)"),
             new Flags.Flag("concurrency", "N,N,...", null, "concurrent clients (hey -c) per run (default: the preset's)"),
@@ -28,6 +28,7 @@ final class BenchFlags {
             new Flags.Flag("timeout", "S", "20", "hey's per-request timeout in seconds; a request that takes longer counts as an error"),
             new Flags.Flag("client-limit", "PERCENT", "45", "flag a run client-limited when hey used more than this share of all cores"),
             new Flags.Flag("hey", "PATH", null, "the hey binary (default: hey on PATH)"),
+            new Flags.Flag("duration", "S", "30", "--preset connections: seconds each client run is measured"),
             new Flags.Flag("help", null, null, "print this help and exit"));
 
     static BenchConfig parse(Flags flags) {
@@ -111,6 +112,8 @@ final class BenchFlags {
             Preset p = Preset.named(name);
             out.append(String.format("  %-6s %s%n", name, p.summary()));
         }
+        out.append(String.format("  %-6s %s%n", "connections", "the echo seed: nio, threads and virtual clients x 100-15000 connections and the most the"
+                + "\n         open-file limit allows, against the backend's /echo (1 s); --concurrency lists connections; DIR/connections.*"));
         return out.toString();
     }
 

@@ -18,9 +18,10 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
-import loomylin.Child;
 import loomylin.backend.Backend;
 import loomylin.cli.StartupFailure;
+import loomylin.testing.ChildJvm;
+import loomylin.testing.Ports;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -73,7 +74,7 @@ class ClientsTest {
 
     @Test
     void aRefusingTargetIsOneLineWithTheCountThatOpened() throws Exception {
-        int port = Child.freePort();
+        int port = Ports.free();
         StartupFailure e = assertThrows(StartupFailure.class,
                 () -> ClientsCommand.run("nio", 50, 1, 1, Target.parse("http://127.0.0.1:" + port + "/echo"), List.of()));
         assertTrue(e.getMessage().startsWith("opened 0 of 50 connections to http://127.0.0.1:" + port), e.getMessage());
@@ -149,8 +150,8 @@ class ClientsTest {
     @Test
     void moreConnectionsThanTheOpenFileLimitIsOneLineBeforeAnyConnectionOpens() throws Exception {
         long limit = Limits.openFiles(java.nio.file.Path.of("/proc/self/limits")).orElse(1_000);
-        try (Child c = Child.start("clients", "--model", "virtual", "--connections", String.valueOf(limit + 1),
-                "--target", "http://127.0.0.1:" + backend.port() + "/echo")) {
+        try (ChildJvm c = ChildJvm.main("clients", "--model", "virtual", "--connections", String.valueOf(limit + 1),
+                "--target", "http://127.0.0.1:" + backend.port() + "/echo").start()) {
             assertEquals(2, c.exit(Duration.ofSeconds(30)), c.output());
             List<String> lines = c.output().strip().lines().collect(Collectors.toList());
             assertEquals(1, lines.size(), c.output());
