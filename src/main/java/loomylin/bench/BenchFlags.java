@@ -28,6 +28,7 @@ final class BenchFlags {
             new Flags.Flag("timeout", "S", "20", "hey's per-request timeout in seconds; a request that takes longer counts as an error"),
             new Flags.Flag("client-limit", "PERCENT", "45", "flag a run client-limited when hey used more than this share of all cores"),
             new Flags.Flag("hey", "PATH", null, "the hey binary (default: hey on PATH)"),
+            new Flags.Flag("hop-client", "jdk|url|jetty", "jdk", "the servers' blocking client behind /hops-blocking (compare them with --preset hops)"),
             new Flags.Flag("duration", "S", "30", "--preset connections: seconds each client run is measured"),
             new Flags.Flag("help", null, null, "print this help and exit"));
 
@@ -46,7 +47,14 @@ final class BenchFlags {
         Path hey = flags.get("hey") == null ? null : Path.of(flags.get("hey"));
         return new BenchConfig(preset, runs, Path.of(flags.get("out")), hey, warmup, preset.warmupConcurrency(), requests,
                 twin, heap, flags.integer("backend-delay", 0, Limits.DELAY_MAX), flags.integer("timeout", 1, 600),
-                flags.integer("client-limit", 1, 100));
+                flags.integer("client-limit", 1, 100), hopClient(flags.get("hop-client")));
+    }
+
+    private static String hopClient(String raw) {
+        String client = raw.trim();
+        if (!loomylin.jetty.ServerOptions.HOP_CLIENTS.contains(client))
+            throw new UsageError("--hop-client must be one of " + String.join(", ", loomylin.jetty.ServerOptions.HOP_CLIENTS) + ", got '" + Params.printable(raw) + "'");
+        return client;
     }
 
     /** A comma-separated list, or null when neither the flag nor its variable is set. */
@@ -64,9 +72,9 @@ final class BenchFlags {
         if (raw == null) return null;
         List<Integer> out = new ArrayList<>();
         for (String c : raw) {
-            // hey needs one file descriptor per client; 10000 stays well inside a 20000 limit with room for hey itself
-            if (!c.matches("\\d{1,5}") || Integer.parseInt(c) < 1 || Integer.parseInt(c) > 10_000)
-                throw new UsageError("--concurrency takes whole numbers from 1 to 10000, got '" + Params.printable(c) + "'");
+            // hey and the server need a file descriptor per client: OpenFileLimit checks the levels against the limit
+            if (!c.matches("\\d{1,5}") || Integer.parseInt(c) < 1 || Integer.parseInt(c) > 50_000)
+                throw new UsageError("--concurrency takes whole numbers from 1 to 50000, got '" + Params.printable(c) + "'");
             out.add(Integer.parseInt(c));
         }
         return out;

@@ -26,14 +26,16 @@ record Preset(String name, String summary, List<Block> blocks, RequestRule reque
         }
     }
 
-    static final List<String> NAMES = List.of("smoke", "quick", "full");
+    static final List<String> NAMES = List.of("smoke", "quick", "full", "scale", "hops");
 
     static Preset named(String name) {
         return switch (name.trim().toLowerCase(Locale.ROOT)) {
             case "smoke" -> SMOKE;
             case "quick" -> QUICK;
             case "full" -> FULL;
-            default -> throw new UsageError("--preset must be one of " + String.join(", ", NAMES) + "; got '" + Params.printable(name) + "'");
+            case "scale" -> SCALE;
+            case "hops" -> HOPS;
+            default -> throw new UsageError("--preset must be one of " + String.join(", ", NAMES) + ", connections; got '" + Params.printable(name) + "'");
         };
     }
 
@@ -69,5 +71,28 @@ record Preset(String name, String summary, List<Block> blocks, RequestRule reque
                     new Block(List.of("qtp:32", "loom", "jetty-vtp", "qtp-vt:8"), List.of("hops-blocking", "hops-async"), List.of(50)),
                     new Block(List.of("loom", "jetty-vtp", "qtp-vt:8"), List.of("hops-blocking", "hops-async"), List.of(1000)),
                     new Block(List.of("loom", "qtp:2500", "jetty-vtp", "qtp-vt:8"), List.of("wait-blocking?ms=1000"), List.of(2000))),
+            new RequestRule(5, 2000, 10000), "5s", 100, "512m");
+
+    /**
+     * The servers at connection scale (the three-hop seed saw platform threads degrade beyond 5,000): every client
+     * waits 1 s, at 5000, 10000 and 18000 (about what a 20,000 open-file limit leaves hey and the server) on loom,
+     * qtp-vt:8 and a QueuedThreadPool with more threads than clients, and the same with /wait-async on qtp:32.
+     * Memory per in-flight request: peak RSS growth over the concurrency, in the report.
+     */
+    static final Preset SCALE = new Preset("scale", "servers at connection scale: 12 runs at c=5000-18000, 1 s waits; about 10 minutes on 2 cores",
+            List.of(
+                    new Block(List.of("loom", "qtp-vt:8"), List.of("wait-blocking?ms=1000"), List.of(5_000, 10_000, 18_000)),
+                    new Block(List.of("qtp:5500"), List.of("wait-blocking?ms=1000"), List.of(5_000)),
+                    new Block(List.of("qtp:10500"), List.of("wait-blocking?ms=1000"), List.of(10_000)),
+                    new Block(List.of("qtp:18500"), List.of("wait-blocking?ms=1000"), List.of(18_000)),
+                    new Block(List.of("qtp:32"), List.of("wait-async?ms=1000"), List.of(5_000, 10_000, 18_000))),
+            new RequestRule(5, 20_000, 100_000), "2s", 100, "1g");
+
+    /**
+     * P4 for one blocking client: /hops-blocking against /hops-async on loom at c=50 and c=1000. Run it once per
+     * {@code --hop-client} (jdk, url, jetty) and compare their CPU per request and throughput.
+     */
+    static final Preset HOPS = new Preset("hops", "P4 for the --hop-client: loom /hops-blocking vs /hops-async at c=50 and 1000; 4 runs, about 2 minutes",
+            List.of(new Block(List.of("loom"), List.of("hops-blocking", "hops-async"), List.of(50, 1000))),
             new RequestRule(5, 2000, 10000), "5s", 100, "512m");
 }

@@ -122,7 +122,7 @@ public final class Launcher {
                 Javalin app = bind(() -> servers.apply(o));
                 running.add(app::stop);
                 o.port = app.port();
-                log("port {} on {}: {} ({} twin){}", app.port(), o.pool, o.pool.describe(), twin,
+                log("port {} on {}: {} ({} twin), hop client {}{}", app.port(), o.pool, o.pool.describe(), twin, o.hopClient,
                         o.maxInFlight > 0 ? ", max " + o.maxInFlight + " in flight" : "");
             }
         } catch (RuntimeException e) {
