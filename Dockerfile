@@ -36,7 +36,7 @@ COPY --from=build /build/target/loomylin.jar /app/loomylin.jar
 USER 10001:10001
 
 # 7000-7002: the servers (qtp:4, qtp:32, loom by default); 7003: the embedded backend (or `backend` mode).
-EXPOSE 7000 7001 7002 7003
+EXPOSE 7000 7001 7002 7003 7004
 
 # Healthy = the first server answers GET /pool with 200 (`backend` mode: /authenticate with 401, no token).
 # Plain bash over /dev/tcp: the official JRE image has neither curl nor wget. See the script.

@@ -106,7 +106,7 @@ class CommandLineTest {
             for (int port : List.of(ports.get(0), ports.get(1), backend)) assertTrue(port > 1024, c.output());
             assertEquals("qtp:4", Http.field(Http.get("http://127.0.0.1:" + ports.get(0) + "/pool"), "kind"));
             assertEquals("loom", Http.field(Http.get("http://127.0.0.1:" + ports.get(1) + "/pool"), "kind"));
-            assertEquals(200, Http.get("http://127.0.0.1:" + backend + "/authenticate").statusCode());
+            assertEquals(200, Http.get("http://127.0.0.1:" + backend + "/authenticate", "Bearer demo").statusCode());
             // the servers reach the backend on its real port
             assertEquals(200, Http.get("http://127.0.0.1:" + ports.get(1) + "/hops-async?delay=0").statusCode(), c.output());
             assertTrue(c.output().contains("curl http://localhost:" + ports.get(0) + "/"), "ready names a real port: " + c.output());

@@ -70,7 +70,7 @@ class DataFileTest {
                 assertEquals(200, r.statusCode(), route);
                 assertArrayEquals(Files.readAllBytes(file), r.body(), route + " streams the whole file");
             }
-            c.process().destroy(); // SIGTERM
+            c.signal("TERM"); // SIGTERM
             assertEquals(0, c.exit(Duration.ofSeconds(10)), c.output());
             assertEquals(List.of(), list(dir), "removed on exit");
         }
@@ -85,7 +85,7 @@ class DataFileTest {
             Path file = Path.of(logged.group(1));
             assertEquals(BYTES, Files.size(file));
             assertTrue(file.startsWith(Path.of(System.getProperty("java.io.tmpdir"))), file.toString());
-            c.process().destroy();
+            c.signal("TERM");
             assertEquals(0, c.exit(Duration.ofSeconds(10)), c.output());
             assertFalse(Files.exists(file), "file removed");
             assertFalse(Files.exists(file.getParent()), "its temporary directory removed");

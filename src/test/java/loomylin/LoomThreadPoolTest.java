@@ -3,8 +3,10 @@ package loomylin;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -12,6 +14,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import org.awaitility.Awaitility;
 import org.eclipse.jetty.util.VirtualThreads;
 import org.eclipse.jetty.util.component.ContainerLifeCycle;
 import org.eclipse.jetty.util.thread.ThreadPool;
@@ -89,8 +92,7 @@ class LoomThreadPoolTest {
             assertEquals(50 + (int) f.get("platformThreads"), pool.getThreads());
             assertTrue(dump(life).contains("virtual threads running size=50"), dump(life));
             release.countDown();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-            while ((int) impl.figures.apply(pool).get("busyThreads") > 0 && System.nanoTime() < deadline) Thread.sleep(10);
+            Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> (int) impl.figures.apply(pool).get("busyThreads") == 0);
             f = impl.figures.apply(pool);
             assertEquals(0, f.get("busyThreads"), f.toString());
             assertTrue((int) f.get("maxBusyThreads") >= 50, f.toString());
@@ -115,21 +117,39 @@ class LoomThreadPoolTest {
             }
         });
         CompletableFuture<Boolean> interrupted = new CompletableFuture<>();
+        CountDownLatch sleeping = new CountDownLatch(1);
         VirtualThreads.getVirtualThreadsExecutor(pool).execute(() -> {
             try {
+                sleeping.countDown();
                 Thread.sleep(60_000);
                 interrupted.complete(false);
             } catch (InterruptedException e) {
                 interrupted.complete(true);
             }
         });
-        Thread.sleep(50);
-        assertFalse(joined.isDone(), "join blocks while running");
+        assertTrue(sleeping.await(5, TimeUnit.SECONDS));
+        Awaitility.await("join blocks while running").during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(5)).until(() -> !joined.isDone());
         life.stop();
         assertTrue(interrupted.get(5, TimeUnit.SECONDS), "a task still running after the stop timeout is interrupted");
         joined.get(5, TimeUnit.SECONDS);
         assertThrows(RejectedExecutionException.class, () -> pool.execute(() -> { }));
         assertThrows(RejectedExecutionException.class, () -> VirtualThreads.getVirtualThreadsExecutor(pool).execute(() -> { }));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Impl.class)
+    void joinBeforeStartReturnsAtOnce(Impl impl) {
+        ThreadPool pool = (ThreadPool) impl.create("j", 300);
+        assertTimeoutPreemptively(Duration.ofSeconds(5), pool::join, "a pool that never started has nothing to wait for");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Impl.class)
+    void joinAfterStopReturnsAtOnce(Impl impl) throws Exception {
+        ContainerLifeCycle life = impl.create("k", 300);
+        life.start();
+        life.stop();
+        assertTimeoutPreemptively(Duration.ofSeconds(5), ((ThreadPool) life)::join);
     }
 
     private static void await(CountDownLatch latch) {

@@ -19,6 +19,7 @@ import loomylin.web.ErrorAnswers;
 import loomylin.web.Json;
 import loomylin.web.Limits;
 import loomylin.web.Params;
+import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.util.VirtualThreads;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
@@ -104,6 +105,11 @@ public final class Backend implements AutoCloseable {
         return app.port();
     }
 
+    /** The backend's Jetty server, for the admin port's thread count. */
+    public Server jettyServer() {
+        return app.jettyServer().server();
+    }
+
     @Override
     public void close() {
         app.stop();
@@ -166,8 +172,7 @@ public final class Backend implements AutoCloseable {
 
     /**
      * {@code GET /echo?delay=MS&bytes=N}: N bytes of text after MS milliseconds (default 1000 ms, 32 bytes),
-     * answered like the other routes (the delay scheduler hands the answer to a virtual thread), so a held
-     * connection costs no thread while it waits. The target of {@code clients}.
+     * answered after the delay without holding a thread while it waits, so a held connection costs none. The target of {@code clients}.
      */
     private void echo(Context ctx) {
         int delay = Params.integer(ctx.queryParams("delay"), "delay", ECHO_DELAY_DEFAULT, 0, Limits.DELAY_MAX);

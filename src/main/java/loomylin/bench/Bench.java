@@ -6,13 +6,16 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import loomylin.cli.Flags;
 import loomylin.cli.StartupFailure;
 
 /**
  * {@code loomylin bench}: runs the plan of a preset (or of the flags) one run at a time, each against a
- * fresh server JVM, and writes results.csv as it goes, then report.md, targets.csv and the charts.
+ * fresh server JVM, and writes results.csv as it goes (a row per repeat), then report.md, targets.csv and
+ * the charts.
  * A run that fails stops the bench; what finished before it is still written, and the exit status is 1.
  */
 public final class Bench {
@@ -25,18 +28,25 @@ public final class Bench {
             System.out.print(BenchFlags.help());
             return;
         }
-        if ("connections".equals(flags.get("preset"))) { // client models, not servers: its own runner
-            ConnectionsBench.main(flags, "java -jar loomylin.jar bench " + String.join(" ", args), System.out);
+        String commandLine = "java -jar loomylin.jar bench " + String.join(" ", args);
+        if (ConnectionsBench.NAME.equals(flags.get("preset").trim())) { // client models, not servers: its own runner
+            ConnectionsBench.main(flags, commandLine, System.out);
             return;
         }
-        run(BenchFlags.parse(flags), "java -jar loomylin.jar bench " + String.join(" ", args), System.out);
+        if (Seed004.NAME.equals(flags.get("preset").trim())) {
+            Seed004.run(flags, commandLine, System.out);
+            return;
+        }
+        run(BenchFlags.parse(flags), commandLine, System.out);
     }
 
     /** Runs the bench; returns the output directory, or throws StartupFailure after writing what finished. */
     static Path run(BenchConfig config, String commandLine, PrintStream out) {
         if (!Files.isReadable(Path.of("/proc/self/stat")))
             throw new loomylin.cli.UsageError("the bench measures servers through /proc, so it runs on Linux only");
-        Path hey = HeyBinary.locate(config.hey(), System.getenv("PATH"));
+        Map<Client, Path> tools = new EnumMap<>(Client.class);
+        tools.put(Client.HEY, ClientBinary.locate(Client.HEY, config)); // every run warms up with hey
+        for (Client c : List.of(Client.WRK, Client.OHA)) if (Plan.uses(config.runs(), c)) tools.put(c, ClientBinary.locate(c, config));
         OpenFileLimit.check(config.runs(), Path.of("/proc/self/limits"));
         Path dir = config.out().toAbsolutePath();
         try {
@@ -45,9 +55,9 @@ public final class Bench {
             Path backendLog = dir.resolve("backend.log");
             Files.writeString(serversLog, "");
             Files.writeString(backendLog, "");
-            Machine machine = Machine.describe(hey);
+            Machine machine = Machine.describe(tools);
             List<RunSpec> plan = config.runs();
-            out.printf("bench: preset %s, %d runs, %s twin, hey %s -> %s%n", config.preset().name(), plan.size(), config.twin(), hey, dir);
+            out.printf("bench: preset %s, %d runs, %s twin, %s -> %s%n", config.preset().name(), plan.size(), config.twin(), tools.values(), dir);
 
             List<RunResult> rows = new ArrayList<>();
             String failure = null;
@@ -60,7 +70,7 @@ public final class Bench {
                 } else {
                     backendUri = URI.create("http://" + ServerProcess.HOST + ":" + FreePort.pick()); // never called
                 }
-                RunExecutor executor = new RunExecutor(config, hey, backendUri, serversLog, machine.cores());
+                RunExecutor executor = new RunExecutor(config, tools, backendUri, serversLog, machine.cores());
                 if (backend != null) {
                     out.println("bench: warming the backend (" + config.warmup() + " per hop endpoint)");
                     executor.warmBackend();
@@ -101,10 +111,12 @@ public final class Bench {
                                        List<RunResult> rows, Path dir, String failure) throws IOException {
         List<Targets.Target> targets = Targets.evaluate(rows, machine.cores());
         Targets.writeCsv(dir.resolve("targets.csv"), targets);
-        List<Endpoint> charted = new ArrayList<>();
+        List<String> charted = new ArrayList<>();
         for (Endpoint e : Plan.endpoints(plan)) {
-            if (Charts.write(dir, e, Plan.pools(plan), rows)) charted.add(e);
-            else Files.deleteIfExists(dir.resolve(Charts.fileName(e))); // an earlier bench's chart would mislead
+            for (boolean open : List.of(false, true)) {
+                if (Charts.write(dir, e, open, Plan.pools(plan), rows)) charted.add(Charts.fileName(e, open));
+                else Files.deleteIfExists(dir.resolve(Charts.fileName(e, open))); // an earlier bench's chart would mislead
+            }
         }
         Report.write(dir.resolve("report.md"), config, commandLine, machine, plan, rows, targets, charted, failure);
     }

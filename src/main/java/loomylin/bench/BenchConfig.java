@@ -6,12 +6,13 @@ import java.util.List;
 /**
  * Everything one bench needs, read from the command line and environment by {@link BenchFlags}.
  *
- * @param hey             hey's path given by --hey, or null to look on PATH
+ * @param tools           paths given by --hey, --wrk, --oha (absent: look on PATH)
+ * @param hopClient       the servers' {@code --hop-client}: the blocking client behind /hops-blocking
+ * @param measureS        the measured window in seconds (see {@link Preset#measureS()})
  * @param clientLimitPct  a run whose load generator used more than this share of the machine's CPU is
  *                        flagged client-limited
- * @param hopClient       the servers' {@code --hop-client}: the blocking client behind /hops-blocking
  */
-record BenchConfig(Preset preset, List<RunSpec> runs, Path out, Path hey, String warmup, int warmupConcurrency,
-                   RequestRule requests, String twin, String heap, int backendDelayMs, int timeoutS, int clientLimitPct,
+record BenchConfig(Preset preset, List<RunSpec> runs, Path out, java.util.Map<Client, Path> tools, String warmup, int warmupConcurrency,
+                   RequestRule requests, int measureS, String twin, String heap, int backendDelayMs, int timeoutS, int clientLimitPct,
                    String hopClient) {
 }

@@ -15,21 +15,27 @@ final class BenchFlags {
     }
 
     static final List<Flags.Flag> FLAGS = List.of(
-            new Flags.Flag("preset", "smoke|quick|full|connections", "quick", "which runs to make; the flags below replace its lists"),
+            new Flags.Flag("preset", "smoke|quick|full|latency|scale|hops|seed004|connections", "quick", "which runs to make; the flags below replace its lists"),
             new Flags.Flag("pools", "KIND,KIND,...", null, "pools to compare (default: the preset's); KIND is " + loomylin.jetty.PoolKind.HELP),
             new Flags.Flag("endpoints", "ROUTE[?QUERY],...", null, "endpoints to load, query kept, e.g. wait-blocking?ms=1000 (default: the preset's)"),
-            new Flags.Flag("concurrency", "N,N,...", null, "concurrent clients (hey -c) per run (default: the preset's)"),
+            new Flags.Flag("concurrency", "N,N,...", null, "concurrent clients, or open-loop connections, per run (default: the preset's)"),
+            new Flags.Flag("rate", "R,R,...", null, "offer each configuration open-loop at these requests per second (oha, latency from the intended send time)"),
+            new Flags.Flag("repeat", "K", null, "runs of every configuration, interleaved across pools (default: the preset's; 3 in quick and full)"),
+            new Flags.Flag("client", "hey|wrk", null, "closed-loop load generator of every closed run (default: the preset's per block: wrk at c=2000, else hey)"),
             new Flags.Flag("out", "DIR", "bench-results", "where results.csv, report.md, targets.csv and the charts go"),
-            new Flags.Flag("requests", "N", null, "requests per measured run instead of the preset's rule (rounded down to a multiple of the concurrency)"),
+            new Flags.Flag("requests", "N", null, "requests per measured hey run instead of the preset's rule (rounded down to a multiple of the concurrency)"),
+            new Flags.Flag("measure", "S", null, "measured window in seconds (default: the preset's)"),
             new Flags.Flag("warmup", "DURATION", null, "hey burst before each measured run, e.g. 2s or 500ms (default: the preset's)"),
             new Flags.Flag("twin", "java|kotlin", "java", "which implementation the servers run"),
             new Flags.Flag("heap", "SIZE", null, "fixed, pre-touched heap of each server JVM, e.g. 512m (default: the preset's)"),
             new Flags.Flag("backend-delay", "MS", String.valueOf(Limits.DELAY_DEFAULT), "the backend's delay per call, for /hops-*"),
             new Flags.Flag("timeout", "S", "20", "hey's per-request timeout in seconds; a request that takes longer counts as an error"),
-            new Flags.Flag("client-limit", "PERCENT", "45", "flag a run client-limited when hey used more than this share of all cores"),
+            new Flags.Flag("client-limit", "PERCENT", "45", "flag a run client-limited when the load generator used more than this share of all cores"),
             new Flags.Flag("hey", "PATH", null, "the hey binary (default: hey on PATH)"),
+            new Flags.Flag("duration", "DURATION", null, "seed004 only: how long each measured run lasts (hey -z), e.g. 8s (default " + Seed004.DURATION + ")"),
+            new Flags.Flag("wrk", "PATH", null, "the wrk binary (default: wrk on PATH)"),
             new Flags.Flag("hop-client", "jdk|url|jetty", "jdk", "the servers' blocking client behind /hops-blocking (compare them with --preset hops)"),
-            new Flags.Flag("duration", "S", "30", "--preset connections: seconds each client run is measured"),
+            new Flags.Flag("oha", "PATH", null, "the oha binary (default: oha on PATH, else ~/.cargo/bin/oha)"),
             new Flags.Flag("help", null, null, "print this help and exit"));
 
     static BenchConfig parse(Flags flags) {
@@ -38,15 +44,20 @@ final class BenchFlags {
         List<String> endpoints = list(flags, "endpoints");
         List<Integer> concurrency = concurrency(flags);
         RequestRule requests = flags.get("requests") == null ? preset.requests() : RequestRule.fixed(flags.integer("requests", 1, 10_000_000));
-        List<RunSpec> runs = Plan.of(preset, pools, endpoints, concurrency, requests);
+        List<Integer> rates = rates(flags);
+        Integer repeat = flags.get("repeat") == null ? null : flags.integer("repeat", 1, 20);
+        Client client = flags.get("client") == null ? null : Client.closed(flags.get("client"));
+        List<RunSpec> runs = Plan.of(preset, new Plan.Overrides(pools, endpoints, concurrency, rates, client, repeat));
+        int measureS = flags.get("measure") == null ? preset.measureS() : flags.integer("measure", 1, 600);
         String warmup = flags.get("warmup") == null ? preset.warmup() : duration(flags.get("warmup"));
         String heap = flags.get("heap") == null ? preset.heap() : heap(flags.get("heap"));
         String twin = flags.get("twin").trim();
         if (!twin.equals("java") && !twin.equals("kotlin"))
             throw new UsageError("--twin must be java or kotlin, got '" + Params.printable(twin) + "'");
-        Path hey = flags.get("hey") == null ? null : Path.of(flags.get("hey"));
-        return new BenchConfig(preset, runs, Path.of(flags.get("out")), hey, warmup, preset.warmupConcurrency(), requests,
-                twin, heap, flags.integer("backend-delay", 0, Limits.DELAY_MAX), flags.integer("timeout", 1, 600),
+        Map<Client, Path> tools = new java.util.EnumMap<>(Client.class);
+        for (Client c : Client.values()) if (flags.get(c.label()) != null) tools.put(c, Path.of(flags.get(c.label())));
+        return new BenchConfig(preset, runs, Path.of(flags.get("out")), tools, warmup, preset.warmupConcurrency(), requests,
+                measureS, twin, heap, flags.integer("backend-delay", 0, Limits.DELAY_MAX), flags.integer("timeout", 1, 600),
                 flags.integer("client-limit", 1, 100), hopClient(flags.get("hop-client")));
     }
 
@@ -72,10 +83,23 @@ final class BenchFlags {
         if (raw == null) return null;
         List<Integer> out = new ArrayList<>();
         for (String c : raw) {
-            // hey and the server need a file descriptor per client: OpenFileLimit checks the levels against the limit
+            // hey needs one file descriptor per client; 10000 stays well inside a 20000 limit with room for hey itself
+            // hey or wrk and the server need a file descriptor per client: OpenFileLimit checks the levels against the limit
             if (!c.matches("\\d{1,5}") || Integer.parseInt(c) < 1 || Integer.parseInt(c) > 50_000)
                 throw new UsageError("--concurrency takes whole numbers from 1 to 50000, got '" + Params.printable(c) + "'");
             out.add(Integer.parseInt(c));
+        }
+        return out;
+    }
+
+    private static List<Integer> rates(Flags flags) {
+        List<String> raw = list(flags, "rate");
+        if (raw == null) return null;
+        List<Integer> out = new ArrayList<>();
+        for (String r : raw) {
+            if (!r.matches("\\d{1,6}") || Integer.parseInt(r) < 1 || Integer.parseInt(r) > 200_000)
+                throw new UsageError("--rate takes requests per second from 1 to 200000, got '" + Params.printable(r) + "'");
+            out.add(Integer.parseInt(r));
         }
         return out;
     }
@@ -99,16 +123,20 @@ final class BenchFlags {
         return """
                 Usage: java -jar loomylin.jar bench [flags]
 
-                Starts a backend JVM, then for each run a fresh server JVM on one pool, warms it up with a short
-                hey burst, and measures one hey run against it while sampling the server's /proc figures.
-                Writes DIR/results.csv (a row per run, written as each run ends), DIR/report.md, DIR/targets.csv,
-                DIR/<endpoint>.png (one 3x2 chart grid per endpoint), and the JVMs' output in DIR/servers.log and
-                DIR/backend.log. Linux only (reads /proc).
+                Starts a backend JVM when /hops-* is loaded, then for each run a fresh server JVM on one pool,
+                warms it up with a hey burst, and measures it closed-loop (hey or wrk) or open-loop at a constant
+                rate (oha) while sampling the server's /proc figures. Every configuration runs --repeat times,
+                interleaved across pools. Writes DIR/results.csv (a row per run, written as each run ends),
+                DIR/report.md (medians with min-max), DIR/targets.csv, DIR/<endpoint>.png (one chart grid per
+                endpoint; DIR/<endpoint>-open.png for open-loop runs), and the JVMs' output in DIR/servers.log
+                and DIR/backend.log. Linux only (reads /proc).
 
                 Presets:
                 """ + presets() + """
 
                 Needs hey (https://github.com/rakyll/hey): apt install hey | go install github.com/rakyll/hey@latest | brew install hey
+                wrk runs need wrk: apt install wrk | brew install wrk
+                open-loop runs (--rate, --preset latency) need oha: cargo install oha --version 1.16.0 --locked
 
                 Flags (each also settable by the environment variable shown):
                 """ + Flags.describe(FLAGS);
@@ -118,10 +146,12 @@ final class BenchFlags {
         StringBuilder out = new StringBuilder();
         for (String name : Preset.NAMES) {
             Preset p = Preset.named(name);
-            out.append(String.format("  %-6s %s%n", name, p.summary()));
+            out.append(String.format("  %-7s %s%n", name, p.summary()));
         }
-        out.append(String.format("  %-6s %s%n", "connections", "the echo seed: nio, threads and virtual clients x 100-15000 connections and the most the"
-                + "\n         open-file limit allows, against the backend's /echo (1 s); --concurrency lists connections; DIR/connections.*"));
+        out.append(String.format("  %-6s %s%n", Seed004.NAME, "the fibers-server seed's experiments 1 and 2: 108 runs of --duration (6s), about 22 minutes on 2 cores;"
+                + " writes seed004.csv and seed004.md"));
+        out.append(String.format("  %-7s %s%n", ConnectionsBench.NAME, "the echo seed: nio, threads and virtual clients x 100-15000 connections and the most the open-file"
+                + " limit allows, against the backend's /echo (1 s); --concurrency lists connections, --measure seconds (30); writes connections.csv/.md/.png"));
         return out.toString();
     }
 

@@ -19,9 +19,12 @@ import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
- * One PNG per endpoint, {@code <endpoint-slug>.png}: a 3 x 2 grid of charts against concurrency, one line
- * per pool: throughput, p50 and p99 latency, server CPU time, peak RSS, peak threads.
- * A pool keeps its colour in every file.
+ * One PNG per endpoint and loop: {@code <endpoint-slug>.png} for closed-loop runs, a 3 x 2 grid against
+ * concurrency (throughput, p50 and p99 latency on log axes, server CPU per request, peak RSS, peak threads);
+ * {@code <endpoint-slug>-open.png} for open-loop runs, against the offered rate (p50, p99 and p99.9 on log
+ * axes: the hockey stick; the achieved rate beside the offered one; CPU per request; peak threads). One line
+ * per pool through the medians of the repeats, thin lines of its colour at their min and max. A pool keeps
+ * its colour in every file.
  */
 final class Charts {
     static final int CELL_WIDTH = 600;
@@ -35,57 +38,66 @@ final class Charts {
             new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c), new Color(0xff7f0e),
             new Color(0x9467bd), new Color(0x8c564b), new Color(0xe377c2), new Color(0x17becf), new Color(0x7f7f7f)};
 
-    private record Metric(String title, String unit, ToDoubleFunction<RunResult> value) {
+    private record Metric(String title, String unit, boolean log, ToDoubleFunction<RunResult> value) {
     }
 
-    private static final List<Metric> METRICS = List.of(
-            new Metric("throughput", "req/s", RunResult::rps),
-            new Metric("p50 latency", "ms", RunResult::p50Ms),
-            new Metric("p99 latency", "ms", RunResult::p99Ms),
-            new Metric("server CPU time", "s", RunResult::cpuS),
-            new Metric("peak RSS", "MB", r -> r.peakRssKb() / 1024.0),
-            new Metric("peak threads", "OS threads", RunResult::peakThreads));
+    private static final List<Metric> CLOSED = List.of(
+            new Metric("throughput", "req/s", false, RunResult::rps),
+            new Metric("p50 latency", "ms (log)", true, RunResult::p50Ms),
+            new Metric("p99 latency", "ms (log)", true, RunResult::p99Ms),
+            new Metric("server CPU per request", "ms", false, RunResult::cpuMsPerRequest),
+            new Metric("peak RSS", "MB", false, r -> r.peakRssKb() / 1024.0),
+            new Metric("peak threads", "OS threads", false, RunResult::peakThreads));
+
+    private static final List<Metric> OPEN = List.of(
+            new Metric("p50 latency", "ms (log)", true, RunResult::p50Ms),
+            new Metric("p99 latency", "ms (log)", true, RunResult::p99Ms),
+            new Metric("p99.9 latency", "ms (log)", true, RunResult::p999Ms),
+            new Metric("achieved vs offered rate", "req/s", false, RunResult::rps),
+            new Metric("server CPU per request", "ms", false, RunResult::cpuMsPerRequest),
+            new Metric("peak threads", "OS threads", false, RunResult::peakThreads));
 
     private Charts() {
     }
 
-    static String fileName(Endpoint e) {
-        return e.slug() + ".png";
+    static String fileName(Endpoint e, boolean open) {
+        return e.slug() + (open ? "-open" : "") + ".png";
     }
 
-    /** Draws the endpoint's grid into dir; returns false (and writes nothing) when it has no finished run. */
-    static boolean write(Path dir, Endpoint endpoint, List<PoolKind> pools, List<RunResult> rows) throws IOException {
-        List<RunResult> mine = rows.stream().filter(r -> r.spec().endpoint().equals(endpoint)).toList();
+    /** Draws the endpoint's grid for one loop into dir; returns false (and writes nothing) when it has no finished run. */
+    static boolean write(Path dir, Endpoint endpoint, boolean open, List<PoolKind> pools, List<RunResult> rows) throws IOException {
+        List<Config> mine = Config.of(rows.stream().filter(r -> r.spec().endpoint().equals(endpoint) && r.spec().open() == open).toList());
         if (mine.isEmpty()) return false;
         System.setProperty("java.awt.headless", "true"); // before the first AWT class loads: no display needed
         BufferedImage grid = new BufferedImage(WIDTH, HEIGHT, BufferedImage.TYPE_INT_RGB);
         Graphics2D g = grid.createGraphics();
         try {
-            for (int i = 0; i < METRICS.size(); i++) {
-                XYChart chart = chart(endpoint, METRICS.get(i), pools, mine);
+            List<Metric> metrics = open ? OPEN : CLOSED;
+            for (int i = 0; i < metrics.size(); i++) {
+                XYChart chart = chart(endpoint, open, metrics.get(i), pools, mine);
                 g.drawImage(BitmapEncoder.getBufferedImage(chart), (i % COLUMNS) * CELL_WIDTH, (i / COLUMNS) * CELL_HEIGHT, null);
             }
         } finally {
             g.dispose();
         }
-        ImageIO.write(grid, "png", dir.resolve(fileName(endpoint)).toFile());
+        ImageIO.write(grid, "png", dir.resolve(fileName(endpoint, open)).toFile());
         return true;
     }
 
-    private static XYChart chart(Endpoint endpoint, Metric metric, List<PoolKind> pools, List<RunResult> rows) {
+    private static XYChart chart(Endpoint endpoint, boolean open, Metric metric, List<PoolKind> pools, List<Config> configs) {
         XYChart chart = new XYChartBuilder().width(CELL_WIDTH).height(CELL_HEIGHT)
                 .title("/" + endpoint + ": " + metric.title())
-                .xAxisTitle("concurrency").yAxisTitle(metric.unit()).build();
-        List<Integer> levels = rows.stream().map(r -> r.spec().concurrency()).distinct().sorted().toList();
+                .xAxisTitle(open ? "offered req/s" : "concurrency").yAxisTitle(metric.unit()).build();
+        List<Integer> levels = configs.stream().map(c -> open ? c.spec().rate() : c.spec().concurrency()).distinct().sorted().toList();
         var styler = chart.getStyler();
         styler.setChartBackgroundColor(Color.WHITE);
         styler.setPlotBackgroundColor(Color.WHITE);
         styler.setLegendPosition(Styler.LegendPosition.OutsideS);
         styler.setLegendLayout(Styler.LegendLayout.Horizontal);
-        // Several levels sit evenly spaced, labelled with their concurrency: 50, 500, 2000 read better so than on
-        // a log axis, whose labels would be the powers of ten between them. (The axis must end on levels: XChart
-        // draws no ticks at all when its ends get blank labels.) A single level is drawn at its own value.
-        boolean spaced = levels.size() > 1;
+        // Closed-loop levels sit evenly spaced, labelled with their concurrency: 50, 500, 2000 read better so than
+        // on a log axis. (The axis must end on levels: XChart draws no ticks at all when its ends get blank
+        // labels.) Offered rates, and a single level, are drawn at their own values.
+        boolean spaced = !open && levels.size() > 1;
         if (spaced) {
             styler.setXAxisMin(0.0);
             styler.setXAxisMax(levels.size() - 1.0);
@@ -94,35 +106,56 @@ final class Charts {
                 return Math.abs(x - i) < 1e-6 && i >= 0 && i < levels.size() ? levels.get((int) i).toString() : " ";
             });
         } else {
-            styler.setXAxisMin(levels.get(0) * 0.5);
-            styler.setXAxisMax(levels.get(0) * 1.5);
+            styler.setXAxisMin(levels.size() > 1 ? 0.0 : levels.get(0) * 0.5);
+            styler.setXAxisMax(levels.get(levels.size() - 1) * (levels.size() > 1 ? 1.05 : 1.5));
             styler.setXAxisDecimalPattern("#");
         }
         styler.setYAxisDecimalPattern("#,##0.##");
-        styler.setYAxisMin(0.0); // from zero, so that noise does not look like a difference
+        if (metric.log()) styler.setYAxisLogarithmic(true);
+        else styler.setYAxisMin(0.0); // from zero, so that noise does not look like a difference
         boolean any = false;
         for (PoolKind pool : pools) {
             List<Double> x = new ArrayList<>();
-            List<Double> y = new ArrayList<>();
+            List<Double> median = new ArrayList<>();
+            List<Double> min = new ArrayList<>();
+            List<Double> max = new ArrayList<>();
             for (int i = 0; i < levels.size(); i++) {
-                for (RunResult r : rows) {
-                    if (!r.spec().pool().equals(pool) || r.spec().concurrency() != levels.get(i)) continue;
-                    double v = metric.value().applyAsDouble(r);
-                    if (Double.isNaN(v)) continue;
+                for (Config c : configs) {
+                    if (!c.spec().pool().equals(pool) || (open ? c.spec().rate() : c.spec().concurrency()) != levels.get(i)) continue;
+                    Spread s = c.spread(metric.value());
+                    if (s.count() == 0 || (metric.log() && s.min() <= 0)) continue;
                     x.add(spaced ? i : (double) levels.get(i));
-                    y.add(v);
+                    median.add(s.median());
+                    min.add(s.min());
+                    max.add(s.max());
                 }
             }
             if (x.isEmpty()) continue;
-            XYSeries s = chart.addSeries(pool.toString(), x, y);
             Color colour = PALETTE[pools.indexOf(pool) % PALETTE.length];
+            XYSeries s = chart.addSeries(pool.toString(), x, median);
             s.setLineColor(colour);
             s.setMarkerColor(colour);
             s.setMarker(SeriesMarkers.CIRCLE);
             s.setLineStyle(new BasicStroke(2f));
+            if (!min.equals(median) || !max.equals(median)) {
+                for (List<Double> edge : List.of(min, max)) {
+                    XYSeries e = chart.addSeries(pool + (edge == min ? " min" : " max"), x, edge);
+                    e.setLineColor(colour);
+                    e.setMarker(SeriesMarkers.NONE);
+                    e.setLineStyle(new BasicStroke(0.75f));
+                    e.setShowInLegend(false);
+                }
+            }
             any = true;
         }
-        if (!any) chart.addSeries("no data", List.of(spaced ? 0.0 : levels.get(0)), List.of(0.0)).setMarker(SeriesMarkers.NONE);
+        if (open && metric.title().startsWith("achieved")) {
+            List<Double> offered = levels.stream().map(Integer::doubleValue).toList();
+            XYSeries diagonal = chart.addSeries("offered", offered, offered);
+            diagonal.setLineColor(Color.GRAY);
+            diagonal.setMarker(SeriesMarkers.NONE);
+            diagonal.setLineStyle(new BasicStroke(1f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f));
+        }
+        if (!any) chart.addSeries("no data", List.of(spaced ? 0.0 : levels.get(0)), List.of(1.0)).setMarker(SeriesMarkers.NONE);
         return chart;
     }
 }

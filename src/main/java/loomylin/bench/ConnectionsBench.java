@@ -21,12 +21,13 @@ import loomylin.web.Params;
 /**
  * {@code bench --preset connections}: the echo seed's experiment. One backend JVM answers {@code /echo} after
  * 1 s; for each client model and number of connections a fresh {@code clients} JVM holds that many keep-alive
- * connections for {@code --duration} seconds while the bench samples its /proc figures (peak RSS, VSZ, OS
+ * connections for {@code --measure} seconds (default 30) while the bench samples its /proc figures (peak RSS, VSZ, OS
  * threads) as it does for the servers. The client reports its throughput and its CPU time in the measured
  * period. Writes DIR/connections.csv, DIR/connections.md and DIR/connections.png (one line per model).
  * A model that cannot hold a level (platform threads that do not start) is a row with its error, not a failed bench.
  */
 final class ConnectionsBench {
+    static final String NAME = "connections";
     static final List<String> MODELS = List.of("nio", "threads", "virtual");
     static final List<Integer> LEVELS = List.of(100, 1_000, 5_000, 10_000, 15_000);
     /** The seed's largest level; the bench goes there when the open-file limit allows. */
@@ -50,7 +51,7 @@ final class ConnectionsBench {
         if (!Files.isReadable(Path.of("/proc/self/stat")))
             throw new UsageError("the bench measures the clients through /proc, so it runs on Linux only");
         List<Integer> levels = levels(flags.get("concurrency"), OpenFileLimit.softLimit(Path.of("/proc/self/limits")));
-        int durationS = flags.integer("duration", 1, 3_600);
+        int durationS = flags.get("measure") == null ? 30 : flags.integer("measure", 1, 3_600);
         Path dir = Path.of(flags.get("out")).toAbsolutePath();
         try {
             run(dir, MODELS, levels, durationS, commandLine, out);

@@ -5,18 +5,21 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.OffsetDateTime;
 import java.time.temporal.ChronoUnit;
+import java.util.Map;
 
 /** What the bench ran on, for the report: numbers only mean something next to the machine that made them. */
-record Machine(int cores, long memoryKb, String cpu, String jdk, String os, String hey, String date) {
+record Machine(int cores, long memoryKb, String cpu, String jdk, String os, Map<Client, String> clients, String date) {
 
-    static Machine describe(Path hey) {
+    static Machine describe(Map<Client, Path> tools) {
         String jdk = System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version")
                 + " (" + System.getProperty("java.vendor") + ")";
         String os = field(read("/etc/os-release"), "PRETTY_NAME=").replace("\"", "");
         os = (os.isEmpty() ? System.getProperty("os.name") : os) + ", kernel " + System.getProperty("os.version") + " " + System.getProperty("os.arch");
         String memory = field(read("/proc/meminfo"), "MemTotal:").replace("kB", "").trim();
+        Map<Client, String> clients = new java.util.EnumMap<>(Client.class);
+        tools.forEach((c, path) -> clients.put(c, ClientBinary.version(c, path)));
         return new Machine(Runtime.getRuntime().availableProcessors(), memory.matches("\\d+") ? Long.parseLong(memory) : 0,
-                field(read("/proc/cpuinfo"), "model name").replaceFirst("^\\s*:\\s*", ""), jdk, os, HeyBinary.version(hey),
+                field(read("/proc/cpuinfo"), "model name").replaceFirst("^\\s*:\\s*", ""), jdk, os, clients,
                 OffsetDateTime.now().truncatedTo(ChronoUnit.SECONDS).toString());
     }
 

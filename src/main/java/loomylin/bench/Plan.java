@@ -8,28 +8,41 @@ import loomylin.cli.UsageError;
 import loomylin.jetty.PoolKind;
 
 /**
- * The ordered list of runs a bench makes. Within a block the pools vary fastest, so the runs a comparison
- * sets side by side (same endpoint and concurrency, different pool) run minutes apart at most, not the
- * whole bench apart, and drift of a shared machine hurts the ratios less.
+ * The ordered list of runs a bench makes. Runs that a comparison sets side by side (same endpoint and
+ * level, different pool) come together, and their repeats interleave across the pools (A B C A B C, not
+ * A A A B B B), so that drift of a shared machine hits every pool alike.
  */
 final class Plan {
     private Plan() {
     }
 
+    /** What the flags change in every block of the preset; null = the preset's own. */
+    record Overrides(List<String> pools, List<String> endpoints, List<Integer> concurrency, List<Integer> rates, Client client, Integer repeat) {
+        static final Overrides NONE = new Overrides(null, null, null, null, null, null);
+    }
+
     /**
-     * The preset's runs with --pools, --endpoints and --concurrency (null = not given) replacing that list in
-     * every block; a run that comes out of two blocks is made once, where it first appears.
+     * The preset's runs with the overrides applied; a configuration that comes out of two blocks is made
+     * where it first appears. --rate turns every block open-loop (oha); --client replaces every closed
+     * block's client.
      */
-    static List<RunSpec> of(Preset preset, List<String> pools, List<String> endpoints, List<Integer> concurrency, RequestRule requests) {
+    static List<RunSpec> of(Preset preset, Overrides o) {
+        int repeat = o.repeat() != null ? o.repeat() : preset.repeat();
         Map<String, RunSpec> runs = new LinkedHashMap<>();
         for (Preset.Block block : preset.blocks()) {
-            Preset.Block b = block.with(pools, endpoints, concurrency);
+            Preset.Block b = block.with(o.pools(), o.endpoints(), o.concurrency());
+            List<Integer> rates = o.rates() != null ? o.rates() : b.rates();
+            Client client = !rates.isEmpty() ? Client.OHA : o.client() != null ? o.client() : b.client();
             for (String e : b.endpoints()) {
                 Endpoint endpoint = Endpoint.parse(e);
                 for (int c : b.concurrency()) {
-                    for (String p : b.pools()) {
-                        RunSpec run = new RunSpec(pool(p), endpoint, c, requests.requestsFor(c));
-                        runs.putIfAbsent(run.key(), run);
+                    for (int rate : rates.isEmpty() ? List.of(0) : rates) {
+                        for (int r = 1; r <= repeat; r++) {
+                            for (String p : b.pools()) {
+                                RunSpec run = new RunSpec(pool(p), endpoint, c, rate, client, r);
+                                runs.putIfAbsent(run.key() + " #" + r, run);
+                            }
+                        }
                     }
                 }
             }
@@ -56,5 +69,9 @@ final class Plan {
         List<PoolKind> out = new ArrayList<>();
         for (RunSpec r : runs) if (!out.contains(r.pool())) out.add(r.pool());
         return out;
+    }
+
+    static boolean uses(List<RunSpec> runs, Client client) {
+        return runs.stream().anyMatch(r -> r.client() == client);
     }
 }

@@ -6,93 +6,135 @@ import loomylin.cli.UsageError;
 import loomylin.web.Params;
 
 /**
- * A named benchmark: blocks of runs plus how long each run warms up and how many requests it measures.
- * A block is every pool x endpoint x concurrency it lists; a preset is several blocks because not every
- * pool is worth running everywhere (2 platform threads serving 2000 clients that each sleep 100 ms would
- * take minutes to say what one run says).
+ * A named benchmark: blocks of runs, how long each run warms up and measures, and how often each
+ * configuration repeats. A block is every pool x endpoint x concurrency (x offered rate, for an open loop)
+ * it lists; a preset is several blocks because not every pool is worth running everywhere (2 platform
+ * threads serving 2000 clients that each sleep 100 ms would take minutes to say what one run says).
  *
- * @param warmup              hey's -z duration of the warm-up burst before each measured run
- * @param warmupConcurrency   the warm-up uses min(this, the run's concurrency) clients: it is there for the
- *                            JIT, not to queue thousands of requests on a small pool
- * @param heap                the server JVM's fixed heap (-Xms = -Xmx)
+ * @param requests          bounds of a closed run's request count (and the rounding hey needs)
+ * @param warmup            hey's -z duration of the closed-loop warm-up before each measured run
+ * @param warmupConcurrency the warm-up uses min(this, the run's concurrency) clients: it is there for the
+ *                          JIT, not to queue thousands of requests on a small pool
+ * @param heap              the server JVM's fixed heap (-Xms = -Xmx)
+ * @param measureS          the measured window: a closed hey run sends what the warm-up achieved in this
+ *                          many seconds (within {@code requests}), wrk runs this long, oha sends
+ *                          rate x this many requests
+ * @param repeat            runs of every configuration, interleaved across pools
  */
-record Preset(String name, String summary, List<Block> blocks, RequestRule requests, String warmup, int warmupConcurrency, String heap) {
+record Preset(String name, String summary, List<Block> blocks, RequestRule requests, String warmup, int warmupConcurrency,
+              String heap, int measureS, int repeat) {
 
-    /** Every listed pool, endpoint and concurrency with each other. */
-    record Block(List<String> pools, List<String> endpoints, List<Integer> concurrency) {
+    /**
+     * Every listed pool, endpoint and concurrency with each other; with {@code rates}, each of them offered
+     * open-loop. {@code client} is the closed-loop client that leaves the server as the limit at these
+     * concurrencies (--client overrides it).
+     */
+    record Block(List<String> pools, List<String> endpoints, List<Integer> concurrency, List<Integer> rates, Client client) {
+        Block(List<String> pools, List<String> endpoints, List<Integer> concurrency) {
+            this(pools, endpoints, concurrency, List.of(), Client.HEY);
+        }
+
         Block with(List<String> pools, List<String> endpoints, List<Integer> concurrency) {
             return new Block(pools != null ? pools : this.pools, endpoints != null ? endpoints : this.endpoints,
-                    concurrency != null ? concurrency : this.concurrency);
+                    concurrency != null ? concurrency : this.concurrency, rates, client);
         }
     }
 
-    static final List<String> NAMES = List.of("smoke", "quick", "full", "scale", "hops");
+    static final List<String> NAMES = List.of("smoke", "quick", "full", "latency", "scale", "hops");
 
     static Preset named(String name) {
         return switch (name.trim().toLowerCase(Locale.ROOT)) {
             case "smoke" -> SMOKE;
             case "quick" -> QUICK;
             case "full" -> FULL;
+            case "latency" -> LATENCY;
             case "scale" -> SCALE;
             case "hops" -> HOPS;
-            default -> throw new UsageError("--preset must be one of " + String.join(", ", NAMES) + ", connections; got '" + Params.printable(name) + "'");
+            default -> throw new UsageError("--preset must be one of " + String.join(", ", NAMES) + "; got '" + Params.printable(name) + "'");
         };
     }
+
+    /**
+     * Contention-free CPU work for P2: 1000 SHA-256 iterations over 256 bytes (4-6 ms of server CPU per request
+     * in a smoke-sized, barely warm run on a busy 2-core machine),
+     * through /mixed. A build without /mixed falls back to /computational (Math.random's shared seed, so it
+     * measures contention too); the report's P2 row names the endpoint it used.
+     */
+    static final String CPU = Endpoint.ROUTES.contains("mixed") ? "mixed?cpu=1000&sleep=0&file=0" : "computational";
 
     /** Seconds, for the test suite: does every part work, not how fast anything is. */
     static final Preset SMOKE = new Preset("smoke", "2 pools x 2 endpoints x 2 concurrency levels, 100 requests each; under a minute",
             List.of(new Block(List.of("loom", "qtp:4"), List.of("wait-blocking?ms=10", "computational?iterations=1000"), List.of(5, 10))),
-            new RequestRule(10, 100, 100), "500ms", 10, "256m");
+            new RequestRule(10, 100, 100), "500ms", 10, "256m", 1, 1);
 
-    /** A few minutes: every kind of pool and endpoint at a low and a high concurrency. */
-    static final Preset QUICK = new Preset("quick", "26 runs: every pool kind and endpoint at a low and a high concurrency; 3-4 minutes on 2 cores",
+    /** A few minutes: the main questions at a low and a high concurrency, three times each. */
+    static final Preset QUICK = new Preset("quick", "14 configurations x 3 repeats: CPU work, waits with and without a thread, hops; about 8 minutes on 2 cores",
             List.of(
-                    new Block(List.of("qtp:4", "loom", "jetty-vtp", "qtp-vt:8"), List.of("computational"), List.of(50, 500)),
-                    new Block(List.of("qtp:32", "loom", "jetty-vtp"), List.of("wait-blocking?ms=100", "wait-async?ms=100"), List.of(50, 2000)),
-                    new Block(List.of("loom"), List.of("hops-blocking", "hops-async"), List.of(50, 1000)),
-                    new Block(List.of("loom", "qtp:2500"), List.of("wait-blocking?ms=1000"), List.of(2000))),
-            new RequestRule(3, 500, 4000), "1s", 100, "512m");
+                    new Block(List.of("qtp:4", "loom"), List.of(CPU), List.of(50)),
+                    new Block(List.of("qtp:4"), List.of("wait-async?ms=100"), List.of(50)),
+                    new Block(List.of("qtp:32", "loom"), List.of("wait-blocking?ms=100"), List.of(50)),
+                    new Block(List.of("loom"), List.of("wait-blocking?ms=100", "wait-async?ms=100"), List.of(2000), List.of(), Client.WRK),
+                    new Block(List.of("loom"), List.of("hops-blocking", "hops-async"), List.of(50, 1000))),
+            new RequestRule(2, 500, 20_000), "3s", 100, "512m", 3, 3);
 
     /**
-     * What the README's results come from: about 60 runs, sized for well under 25 minutes on 2 cores. Each
-     * block answers a question (and the targets P1-P6 read their rows from it): CPU work on every pool;
+     * What the README's results come from: 47 configurations, 3 repeats each, sized for about 30 minutes on
+     * 2 cores (a run costs its JVM start and stop, about 3 s, plus the warm-up and the measured window).
+     * Each block answers a question (and the targets read their rows from it): CPU work on every pool;
      * waiting with and without a thread; the three-hop chain blocking and async; memory with a platform
-     * thread per client. qtp:4 runs only the CPU block and the seed's c=50 waits, qtp:32 only the low concurrency of the hops block:
-     * elsewhere they would spend minutes queueing to show what one run shows. At least 2000 requests per
-     * run, so that at c=50 each client makes 40 requests and the start and end of a run weigh little.
+     * thread per client. At c=2000 wrk drives the load: hey, at that concurrency, measured itself more than
+     * the server (issue 9). qtp:4 runs only the CPU block and the seed's c=50 waits, qtp:32 and qtp:2500
+     * only where they answer a question: elsewhere they would spend minutes queueing to show what one run shows.
      */
-    static final Preset FULL = new Preset("full", "the README's results: 7 blocks, 61 runs; about 15-20 minutes on 2 cores",
+    static final Preset FULL = new Preset("full", "the README's results: 47 configurations x 3 repeats; about 30 minutes on 2 cores",
             List.of(
-                    new Block(List.of("qtp:4", "qtp:32", "loom", "jetty-vtp", "qtp-vt:8"), List.of("computational"), List.of(50, 500, 2000)),
-                    new Block(List.of("qtp:32", "loom", "jetty-vtp", "qtp-vt:8"), List.of("wait-blocking?ms=100", "wait-async?ms=100"), List.of(50, 500, 2000)),
-                    new Block(List.of("qtp:2500"), List.of("wait-blocking?ms=100", "wait-async?ms=100"), List.of(2000)),
-                    // The seed's headline: 4 platform threads, 50 clients sleeping 100 ms (about 100 s at 20 req/s).
+                    new Block(List.of("qtp:4", "qtp:32", "loom", "jetty-vtp", "qtp-vt:8"), List.of(CPU), List.of(50)),
+                    new Block(List.of("qtp:4", "loom"), List.of(CPU), List.of(500)),
+                    new Block(List.of("qtp:4", "loom"), List.of("computational"), List.of(50)),
+                    new Block(List.of("qtp:32", "loom", "jetty-vtp", "qtp-vt:8"), List.of("wait-blocking?ms=100", "wait-async?ms=100"), List.of(50, 500)),
+                    new Block(List.of("qtp:32", "loom", "jetty-vtp", "qtp-vt:8", "qtp:2500"), List.of("wait-blocking?ms=100", "wait-async?ms=100"),
+                            List.of(2000), List.of(), Client.WRK),
+                    // The seed's headline, and P1's reference: 4 platform threads, 50 clients waiting 100 ms.
                     new Block(List.of("qtp:4"), List.of("wait-blocking?ms=100", "wait-async?ms=100"), List.of(50)),
-                    new Block(List.of("qtp:32", "loom", "jetty-vtp", "qtp-vt:8"), List.of("hops-blocking", "hops-async"), List.of(50)),
-                    new Block(List.of("loom", "jetty-vtp", "qtp-vt:8"), List.of("hops-blocking", "hops-async"), List.of(1000)),
-                    new Block(List.of("loom", "qtp:2500", "jetty-vtp", "qtp-vt:8"), List.of("wait-blocking?ms=1000"), List.of(2000))),
-            new RequestRule(5, 2000, 10000), "5s", 100, "512m");
+                    new Block(List.of("qtp:32", "loom"), List.of("hops-blocking", "hops-async"), List.of(50)),
+                    new Block(List.of("loom", "qtp-vt:8"), List.of("hops-blocking", "hops-async"), List.of(1000)),
+                    new Block(List.of("loom", "qtp:2500"), List.of("wait-blocking?ms=1000"), List.of(2000), List.of(), Client.WRK)),
+            new RequestRule(2, 1000, 100_000), "4s", 100, "512m", 6, 3);
+
+    /** Offered rates from well below to well above qtp:32's capacity (30 request threads / 0.1 s = 300 req/s). */
+    static final List<Integer> LATENCY_RATES = List.of(100, 200, 250, 300, 350, 450, 600);
+
+    /**
+     * The hockey stick: /wait-blocking?ms=100 offered open-loop at constant rates on four pools, and
+     * /wait-async?ms=100 on qtp:32 as the reference where no thread waits. 1000 connections, so that even
+     * qtp:32's growing queue at 600 req/s never runs the client out of them within the 10 s window.
+     */
+    static final Preset LATENCY = new Preset("latency", "open loop: 5 pool/endpoint pairs x 7 offered rates (100-600 req/s); about 10 minutes on 2 cores",
+            List.of(
+                    new Block(List.of("qtp:32", "loom", "qtp-vt:8", "jetty-vtp"), List.of("wait-blocking?ms=100"), List.of(1000), LATENCY_RATES, Client.OHA),
+                    new Block(List.of("qtp:32"), List.of("wait-async?ms=100"), List.of(1000), LATENCY_RATES, Client.OHA)),
+            new RequestRule(1, 1, 1_000_000), "3s", 100, "512m", 10, 1);
 
     /**
      * The servers at connection scale (the three-hop seed saw platform threads degrade beyond 5,000): every client
-     * waits 1 s, at 5000, 10000 and 18000 (about what a 20,000 open-file limit leaves hey and the server) on loom,
-     * qtp-vt:8 and a QueuedThreadPool with more threads than clients, and the same with /wait-async on qtp:32.
-     * Memory per in-flight request: peak RSS growth over the concurrency, in the report.
+     * waits 1 s, at 5000, 10000 and 18000 (about what a 20,000 open-file limit leaves the load generator and the
+     * server) on loom, qtp-vt:8 and a QueuedThreadPool with more threads than clients, and /wait-async on qtp:32.
+     * Memory per in-flight request: (peak_rss_kb - idle_rss_kb) / c from results.csv.
      */
-    static final Preset SCALE = new Preset("scale", "servers at connection scale: 12 runs at c=5000-18000, 1 s waits; about 10 minutes on 2 cores",
+    static final Preset SCALE = new Preset("scale", "servers at connection scale: 12 runs at c=5000-18000 with 1 s waits (wrk); about 10 minutes on 2 cores",
             List.of(
-                    new Block(List.of("loom", "qtp-vt:8"), List.of("wait-blocking?ms=1000"), List.of(5_000, 10_000, 18_000)),
-                    new Block(List.of("qtp:5500"), List.of("wait-blocking?ms=1000"), List.of(5_000)),
-                    new Block(List.of("qtp:10500"), List.of("wait-blocking?ms=1000"), List.of(10_000)),
-                    new Block(List.of("qtp:18500"), List.of("wait-blocking?ms=1000"), List.of(18_000)),
-                    new Block(List.of("qtp:32"), List.of("wait-async?ms=1000"), List.of(5_000, 10_000, 18_000))),
-            new RequestRule(5, 20_000, 100_000), "2s", 100, "1g");
+                    new Block(List.of("loom", "qtp-vt:8"), List.of("wait-blocking?ms=1000"), List.of(5_000, 10_000, 18_000), List.of(), Client.WRK),
+                    new Block(List.of("qtp:5500"), List.of("wait-blocking?ms=1000"), List.of(5_000), List.of(), Client.WRK),
+                    new Block(List.of("qtp:10500"), List.of("wait-blocking?ms=1000"), List.of(10_000), List.of(), Client.WRK),
+                    new Block(List.of("qtp:18500"), List.of("wait-blocking?ms=1000"), List.of(18_000), List.of(), Client.WRK),
+                    new Block(List.of("qtp:32"), List.of("wait-async?ms=1000"), List.of(5_000, 10_000, 18_000), List.of(), Client.WRK)),
+            new RequestRule(2, 1000, 200_000), "4s", 100, "1g", 10, 1);
 
     /**
-     * P4 for one blocking client: /hops-blocking against /hops-async on loom at c=50 and c=1000. Run it once per
-     * {@code --hop-client} (jdk, url, jetty) and compare their CPU per request and throughput.
+     * P4 for one blocking client: loom /hops-blocking against /hops-async at c=50 and c=1000. Run it once per
+     * {@code --hop-client} (jdk, url, jetty) and compare CPU per request and throughput.
      */
-    static final Preset HOPS = new Preset("hops", "P4 for the --hop-client: loom /hops-blocking vs /hops-async at c=50 and 1000; 4 runs, about 2 minutes",
+    static final Preset HOPS = new Preset("hops", "P4 for the --hop-client: loom /hops-blocking vs /hops-async at c=50 and 1000, 3 repeats; about 3 minutes",
             List.of(new Block(List.of("loom"), List.of("hops-blocking", "hops-async"), List.of(50, 1000))),
-            new RequestRule(5, 2000, 10000), "5s", 100, "512m");
+            new RequestRule(2, 1000, 100_000), "4s", 100, "512m", 6, 3);
 }

@@ -6,8 +6,8 @@ import java.nio.file.Path;
 import java.util.Optional;
 
 /** Reads a process's stat and status files under a proc root: /proc, or a directory of recorded samples in tests. */
-final class ProcReader {
-    static final ProcReader SYSTEM = new ProcReader(Path.of("/proc"));
+public final class ProcReader {
+    public static final ProcReader SYSTEM = new ProcReader(Path.of("/proc"));
 
     private final Path root;
 
@@ -20,7 +20,7 @@ final class ProcReader {
         return read(pid, "stat").map(ProcStat::parse);
     }
 
-    Optional<ProcStatus> status(long pid) {
+    public Optional<ProcStatus> status(long pid) {
         return read(pid, "status").map(ProcStatus::parse);
     }
 

@@ -40,10 +40,6 @@ record ProcStat(long pid, String command, char state, long cpuTicks, long childr
         return cpuTicks / TICKS_PER_SECOND;
     }
 
-    double childrenSeconds() {
-        return childrenTicks / TICKS_PER_SECOND;
-    }
-
     private static String abbreviate(String s) {
         return s.length() > 100 ? s.substring(0, 100) + "..." : s;
     }

@@ -10,7 +10,7 @@ package loomylin.bench;
  * @param peakVszKb VmPeak: the largest address space since start
  * @param threads Threads: OS threads now
  */
-record ProcStatus(long rssKb, long hwmKb, long vszKb, long peakVszKb, int threads) {
+public record ProcStatus(long rssKb, long hwmKb, long vszKb, long peakVszKb, int threads) {
 
     static ProcStatus parse(String text) {
         long rss = 0, hwm = 0, vsz = 0, peak = 0;

@@ -16,10 +16,10 @@ final class Progress {
     void done(int finished, RunResult r) {
         double elapsed = (System.nanoTime() - start) / 1e9;
         double eta = elapsed / finished * (total - finished);
-        out.printf(java.util.Locale.ROOT, "[%d/%d] %-10s %-28s c=%-5d %9.1f req/s  p99 %8.1f ms  errors %-5d cpu %6.2f s  rss %5.0f MB  threads %-5d%s | %s elapsed, ETA %s%n",
-                finished, total, r.spec().pool(), r.spec().endpoint(), r.spec().concurrency(), r.rps(), r.p99Ms(), r.errors(),
-                r.cpuS(), r.peakRssKb() / 1024.0, r.peakThreads(), r.clientLimited() ? "  CLIENT-LIMITED" : "",
-                clock(elapsed), clock(eta));
+        out.printf(java.util.Locale.ROOT, "[%d/%d] %-10s %-28s %-14s %s #%d %9.1f req/s (warm-up %.1f)  p99 %8.1f ms  errors %-5d cpu %6.3f ms/req  rss %5.0f MB  threads %-5d%s | %s elapsed, ETA %s%n",
+                finished, total, r.spec().pool(), r.spec().endpoint(), r.spec().level(), r.spec().client().label(), r.spec().repeat(),
+                r.rps(), r.warmupRps(), r.p99Ms(), r.errors(), r.cpuMsPerRequest(), r.peakRssKb() / 1024.0, r.peakThreads(),
+                r.clientLimited() ? "  CLIENT-LIMITED" : "", clock(elapsed), clock(eta));
     }
 
     void failed(int number, RunSpec run, String why) {

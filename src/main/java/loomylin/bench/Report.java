@@ -6,19 +6,20 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import loomylin.jetty.PoolKind;
 
 /**
  * report.md: the machine, how the runs were made, the targets, then per endpoint a chart and a table with
- * every pool at each concurrency next to each other. Sections and rows follow the plan's order, so the same
- * bench writes the same layout every time.
+ * every pool at each level next to each other, as medians of the repeats with their min-max range.
+ * Sections and rows follow the plan's order, so the same bench writes the same layout every time.
  */
 final class Report {
     private Report() {
     }
 
     static void write(Path file, BenchConfig config, String commandLine, Machine machine, List<RunSpec> plan, List<RunResult> rows,
-                      List<Targets.Target> targets, List<Endpoint> charted, String failure) throws IOException {
+                      List<Targets.Target> targets, List<String> charts, String failure) throws IOException {
         StringBuilder md = new StringBuilder();
         md.append("# Loomylin benchmark\n\n");
         md.append("Preset `").append(config.preset().name()).append("`, ").append(config.twin()).append(" twin, ")
@@ -31,81 +32,101 @@ final class Report {
         md.append("| Memory | ").append(RunResult.fixed(machine.memoryKb() / 1024.0 / 1024.0, 1)).append(" GiB |\n");
         md.append("| JDK | ").append(machine.jdk()).append(" |\n");
         md.append("| OS | ").append(machine.os()).append(" |\n");
-        md.append("| hey | ").append(machine.hey()).append(" |\n");
+        for (Map.Entry<Client, String> c : machine.clients().entrySet())
+            md.append("| ").append(c.getKey().label()).append(" | ").append(c.getValue()).append(" |\n");
         md.append("| Date | ").append(machine.date()).append(" |\n\n");
 
         md.append("## Method\n\n");
         md.append("- Each run: a fresh server JVM serving one pool (`-Xms").append(config.heap()).append(" -Xmx").append(config.heap())
                 .append(" -XX:+AlwaysPreTouch`, accept queue 4096, loopback); idle RSS read once it answers; a ")
-                .append(config.warmup()).append(" warm-up with hey at min(c, ").append(config.warmupConcurrency())
-                .append(") clients; then the measured hey run. The backend (for /hops-*, delay ").append(config.backendDelayMs())
+                .append(config.warmup()).append(" closed-loop warm-up with hey at min(c, ").append(config.warmupConcurrency())
+                .append(") clients, whose achieved rate is shown beside the measured one (warm-up req/s); then the measured run, a ")
+                .append(config.measureS()).append(" s window. The backend (for /hops-*, delay ").append(config.backendDelayMs())
                 .append(" ms per call) runs in its own JVM for the whole bench.\n");
-        md.append("- Requests per run: ").append(config.requests().describe()).append(". hey timeout ").append(config.timeoutS()).append(" s per request.\n");
-        md.append("- req/s: 2xx responses per second, first request to last response. Latencies: exact nearest-rank percentiles of every response hey got.\n");
+        md.append("- Closed loop (`mode` closed): hey sends ").append(config.requests().describe())
+                .append("; wrk runs for the window. Open loop (`mode` open): oha offers requests at a constant rate for the window over a fixed number of connections, latency counted from each request's intended send time (`--latency-correction`, as wrk2). Client timeout ")
+                .append(config.timeoutS()).append(" s per request.\n");
+        md.append("- Every configuration ran ").append(plan.stream().mapToInt(RunSpec::repeat).max().orElse(1))
+                .append(" time(s), interleaved across pools (A B C A B C). Tables show the median with the min-max range; a target's ratio is taken per repeat (repeat i over repeat i) and reads PASS or MISS only when the whole range lies on one side of the goal, else NOISE. A target that reads a run with errors is ERRORS, never PASS.\n");
+        md.append("- req/s: 2xx answers per second of the client's wall time (start to exit), one definition for every client. Latencies: hey, exact nearest-rank percentiles of every answer; wrk and oha, their HdrHistograms.\n");
         md.append("- errors: requests without a 2xx answer (error status, or no answer at all: refused, reset, timed out).\n");
-        md.append("- CPU s: the server JVM's user + system time during the measured run, from /proc/<pid>/stat.\n");
+        md.append("- CPU ms/req: the server JVM's user + system time during the measured run (/proc/<pid>/stat) per answered request.\n");
         md.append("- idle / peak RSS: resident memory before any load / its high-water mark (VmHWM) up to the end of the run, warm-up included. threads: most OS threads (platform threads; virtual threads are not OS threads), sampled every 100 ms.\n");
-        md.append("- client-limited: hey itself used more than ").append(config.clientLimitPct())
-                .append("% of all cores: on a machine hey shares with the server, the load generator may then be the limit, not the server.\n\n");
+        md.append("- client-limited: the load generator itself used more than ").append(config.clientLimitPct())
+                .append("% of all cores: on a machine it shares with the server, it may then be the limit, not the server.\n\n");
 
         md.append("## Targets\n\n| | What | Value | Goal | Result | From |\n|---|---|---|---|---|---|\n");
         for (Targets.Target t : targets) {
             md.append("| ").append(t.id()).append(" | ").append(t.what()).append(" | ").append(t.valueText())
-                    .append(" | ").append(t.goal()).append(" | ").append(t.result()).append(" | ").append(t.detail())
+                    .append(" | ").append(t.goal()).append(" | ").append(t.result()).append(" | ")
+                    .append(t.invalid() != null ? "**" + t.invalid() + "**" : t.detail())
                     .append(t.runs().isEmpty() ? "" : " (" + t.runs() + ")").append(" |\n");
         }
         md.append('\n');
 
         List<PoolKind> pools = Plan.pools(plan);
+        List<Config> configs = Config.of(rows);
+        knees(md, configs, pools);
         for (Endpoint e : Plan.endpoints(plan)) {
-            md.append("## /").append(e).append("\n\n");
-            if (charted.contains(e)) md.append("![").append(e).append("](").append(Charts.fileName(e)).append(")\n\n");
-            List<RunResult> mine = rows.stream().filter(r -> r.spec().endpoint().equals(e))
-                    .sorted(Comparator.comparingInt((RunResult r) -> r.spec().concurrency()).thenComparingInt(r -> pools.indexOf(r.spec().pool())))
-                    .toList();
-            if (mine.isEmpty()) {
-                md.append("No finished runs.\n\n");
-                continue;
+            for (boolean open : List.of(false, true)) {
+                if (plan.stream().noneMatch(r -> r.endpoint().equals(e) && r.open() == open)) continue;
+                md.append("## /").append(e).append(open ? " (open loop)" : "").append("\n\n");
+                String chart = Charts.fileName(e, open);
+                if (charts.contains(chart)) md.append("![").append(e).append("](").append(chart).append(")\n\n");
+                List<Config> mine = configs.stream().filter(c -> c.spec().endpoint().equals(e) && c.spec().open() == open)
+                        .sorted(Comparator.comparingInt((Config c) -> c.spec().rate()).thenComparingInt(c -> c.spec().concurrency())
+                                .thenComparingInt(c -> pools.indexOf(c.spec().pool())))
+                        .toList();
+                if (mine.isEmpty()) {
+                    md.append("No finished runs.\n\n");
+                    continue;
+                }
+                table(md, mine);
             }
-            pivot(md, mine, pools);
-            md.append("| c | pool | req/s | p50 ms | p90 ms | p99 ms | max ms | errors | CPU s | idle RSS MB | peak RSS MB | threads | client-limited |\n");
-            md.append("|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n");
-            for (RunResult r : mine) {
-                md.append("| ").append(r.spec().concurrency()).append(" | ").append(r.spec().pool())
-                        .append(" | ").append(RunResult.fixed(r.rps(), 1))
-                        .append(" | ").append(RunResult.fixed(r.p50Ms(), 1))
-                        .append(" | ").append(RunResult.fixed(r.p90Ms(), 1))
-                        .append(" | ").append(RunResult.fixed(r.p99Ms(), 1))
-                        .append(" | ").append(RunResult.fixed(r.maxMs(), 1))
-                        .append(" | ").append(r.errors())
-                        .append(" | ").append(RunResult.fixed(r.cpuS(), 2))
-                        .append(" | ").append(RunResult.fixed(r.idleRssKb() / 1024.0, 0))
-                        .append(" | ").append(RunResult.fixed(r.peakRssKb() / 1024.0, 0))
-                        .append(" | ").append(r.peakThreads())
-                        .append(" | ").append(r.clientLimited() ? "yes (" + RunResult.fixed(r.clientCpuPct(), 0) + "%)" : "no")
-                        .append(" |\n");
-            }
-            md.append('\n');
         }
         Files.writeString(file, md, StandardCharsets.UTF_8);
     }
 
-    /** Throughput and p99 with the pools as columns: the comparison at a glance, before the full table. */
-    private static void pivot(StringBuilder md, List<RunResult> rows, List<PoolKind> allPools) {
-        List<PoolKind> pools = allPools.stream().filter(p -> rows.stream().anyMatch(r -> r.spec().pool().equals(p))).toList();
-        md.append("| c |");
-        pools.forEach(p -> md.append(' ').append(p).append(" |"));
-        md.append("\n|--:|");
-        pools.forEach(p -> md.append("--:|"));
-        md.append('\n');
-        for (int c : rows.stream().map(r -> r.spec().concurrency()).distinct().sorted().toList()) {
-            md.append("| ").append(c).append(" |");
-            for (PoolKind p : pools) {
-                RunResult r = rows.stream().filter(x -> x.spec().pool().equals(p) && x.spec().concurrency() == c).findFirst().orElse(null);
-                md.append(' ').append(r == null ? "" : RunResult.fixed(r.rps(), 0) + " req/s, p99 " + RunResult.fixed(r.p99Ms(), 0) + " ms"
-                        + (r.errors() > 0 ? ", " + r.errors() + " errors" : "")).append(" |");
+    /** Each pool's knee in the open-loop /wait-blocking runs: Little's law beside the most it answered. */
+    private static void knees(StringBuilder md, List<Config> configs, List<PoolKind> pools) {
+        List<Config> open = configs.stream().filter(c -> c.spec().open() && c.spec().endpoint().route().equals("wait-blocking")).toList();
+        if (open.isEmpty()) return;
+        md.append("## Knees (open loop, /wait-blocking)\n\n");
+        md.append("Predicted: Little's law, request threads / wait (a qtp:N pool has N - 2 request threads: one acceptor and one selector hold the rest); ")
+                .append("pools on virtual threads have no thread limit, so only the offered rate bounds them. Measured: the most 2xx answers per second at any offered rate, median of the repeats.\n\n");
+        md.append("| pool | endpoint | predicted knee req/s | measured knee req/s | offered rates |\n|---|---|--:|--:|---|\n");
+        for (PoolKind p : pools) {
+            for (Endpoint e : open.stream().map(c -> c.spec().endpoint()).distinct().toList()) {
+                List<Config> mine = open.stream().filter(c -> c.spec().pool().equals(p) && c.spec().endpoint().equals(e)).toList();
+                if (mine.isEmpty()) continue;
+                double predicted = Targets.predictedKnee(p, e.intParam("ms").orElse(loomylin.web.Limits.MS_DEFAULT));
+                Spread best = mine.stream().map(c -> c.spread(RunResult::rps)).max(Comparator.comparingDouble(Spread::median)).orElseThrow();
+                md.append("| ").append(p).append(" | /").append(e).append(" | ")
+                        .append(Double.isInfinite(predicted) ? "none (no thread limit)" : RunResult.fixed(predicted, 0)).append(" | ")
+                        .append(best.text(1)).append(" | ")
+                        .append(String.join(", ", mine.stream().map(c -> Integer.toString(c.spec().rate())).toList())).append(" |\n");
             }
-            md.append('\n');
+        }
+        md.append('\n');
+    }
+
+    private static void table(StringBuilder md, List<Config> mine) {
+        md.append("| level | pool | client | req/s | warm-up req/s | p50 ms | p99 ms | p99.9 ms | max ms | errors | CPU ms/req | peak RSS MB | threads | client-limited |\n");
+        md.append("|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n");
+        for (Config c : mine) {
+            md.append("| ").append(c.spec().level()).append(" | ").append(c.spec().pool()).append(" | ").append(c.spec().client().label())
+                    .append(" | ").append(c.spread(RunResult::rps).text(1))
+                    .append(" | ").append(c.spread(RunResult::warmupRps).text(1))
+                    .append(" | ").append(c.spread(RunResult::p50Ms).text(1))
+                    .append(" | ").append(c.spread(RunResult::p99Ms).text(1))
+                    .append(" | ").append(c.spread(RunResult::p999Ms).text(1))
+                    .append(" | ").append(c.spread(r -> r.latency().maxMs()).text(1))
+                    .append(" | ").append(c.errors())
+                    .append(" | ").append(c.spread(RunResult::cpuMsPerRequest).text(3))
+                    .append(" | ").append(c.spread(r -> r.peakRssKb() / 1024.0).text(0))
+                    .append(" | ").append(c.spread(RunResult::peakThreads).text(0))
+                    .append(" | ").append(c.clientLimited() ? "yes (" + c.spread(RunResult::clientCpuPct).text(0) + "%)" : "no")
+                    .append(" |\n");
         }
         md.append('\n');
     }

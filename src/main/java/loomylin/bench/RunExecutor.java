@@ -9,8 +9,9 @@ import loomylin.cli.StartupFailure;
 import loomylin.jetty.PoolKind;
 
 /**
- * Makes one run: a fresh server JVM on the run's pool, its idle memory, a warm-up burst, then the measured
- * hey run while {@link ProcSampler} watches the server; the server is stopped whatever happens.
+ * Makes one run: a fresh server JVM on the run's pool, its idle memory, a closed-loop hey warm-up, then the
+ * measured run (hey or wrk closed-loop, oha open-loop) while {@link ProcSampler} watches the server; the
+ * server is stopped whatever happens.
  */
 final class RunExecutor {
     /** Lets the JVM finish start-up work (class loading, first compilations) before idle memory is read. */
@@ -19,14 +20,14 @@ final class RunExecutor {
     private static final int START_ATTEMPTS = 3;
 
     private final BenchConfig config;
-    private final Path hey;
+    private final java.util.Map<Client, Path> tools;
     private final URI backend;
     private final Path serversLog;
     private final int cores;
 
-    RunExecutor(BenchConfig config, Path hey, URI backend, Path serversLog, int cores) {
+    RunExecutor(BenchConfig config, java.util.Map<Client, Path> tools, URI backend, Path serversLog, int cores) {
         this.config = config;
-        this.hey = hey;
+        this.tools = tools;
         this.backend = backend;
         this.serversLog = serversLog;
         this.cores = cores;
@@ -41,17 +42,33 @@ final class RunExecutor {
             URI url = server.uri(run.endpoint().pathAndQuery());
             try (ProcSampler sampler = new ProcSampler(ProcReader.SYSTEM, server.pid(), SAMPLE_EVERY)) {
                 sampler.start();
-                HeyRun.warmUp(hey, url, config.warmup(), Math.min(run.concurrency(), config.warmupConcurrency()), config.timeoutS());
+                double warmupRps = HeyRun.warmUp(tools.get(Client.HEY), url, config.warmup(),
+                        Math.min(run.concurrency(), config.warmupConcurrency()), config.timeoutS());
                 long cpuBefore = cpuTicks(server);
-                HeyRun.Measured measured = HeyRun.measure(hey, url, run.requests(), run.concurrency(), config.timeoutS(), sampler);
+                Measured measured = measure(run, url, warmupRps, sampler);
                 long cpuAfter = cpuTicks(server);
                 sampler.close();
                 if (!server.alive()) throw new StartupFailure("server " + run.pool() + " exited during the run: " + server.outputTail());
-                return result(run, measured, (cpuAfter - cpuBefore) / ProcStat.TICKS_PER_SECOND, idleRssKb, sampler.peaks());
+                return result(run, measured, warmupRps, (cpuAfter - cpuBefore) / ProcStat.TICKS_PER_SECOND, idleRssKb, sampler.peaks());
             }
         } finally {
             server.close();
         }
+    }
+
+    private Measured measure(RunSpec run, URI url, double warmupRps, ProcSampler sampler) throws IOException {
+        int timeout = config.timeoutS();
+        return switch (run.client()) {
+            case HEY -> HeyRun.measure(tools.get(Client.HEY), url, requests(run, warmupRps), run.concurrency(), timeout, sampler);
+            case WRK -> WrkRun.measure(tools.get(Client.WRK), url, config.measureS(), run.concurrency(), timeout, cores, sampler);
+            case OHA -> OhaRun.measure(tools.get(Client.OHA), url, Math.max(1, run.rate() * config.measureS()), run.rate(),
+                    run.concurrency(), timeout, sampler);
+        };
+    }
+
+    /** A hey run's count: what the warm-up achieved in the measured window, within the rule. */
+    int requests(RunSpec run, double warmupRps) {
+        return config.requests().requestsFor(run.concurrency(), Math.round(warmupRps * config.measureS()));
     }
 
     /**
@@ -60,10 +77,10 @@ final class RunExecutor {
      * its own server (on the first bench here, 547 req/s for a run that made 1844 once both were warm).
      */
     void warmBackend() throws IOException {
-        ServerProcess server = start(new RunSpec(PoolKind.loom(), Endpoint.parse("hops-async"), config.warmupConcurrency(), 0));
+        ServerProcess server = start(new RunSpec(PoolKind.loom(), Endpoint.parse("hops-async"), config.warmupConcurrency(), 0, Client.HEY, 1));
         try {
             for (String route : List.of("/hops-async?delay=0", "/hops-blocking?delay=0"))
-                HeyRun.warmUp(hey, server.uri(route), config.warmup(), config.warmupConcurrency(), config.timeoutS());
+                HeyRun.warmUp(tools.get(Client.HEY), server.uri(route), config.warmup(), config.warmupConcurrency(), config.timeoutS());
         } finally {
             server.close();
         }
@@ -88,15 +105,11 @@ final class RunExecutor {
                 .orElseThrow(() -> new StartupFailure("server exited during the run: " + server.outputTail()));
     }
 
-    private RunResult result(RunSpec run, HeyRun.Measured m, double cpuS, long idleRssKb, ProcSampler.Peaks peaks) {
-        HeyCsv.Responses r = m.responses();
-        int requests = run.requests();
-        double durationS = r.count() == requests && r.spanS() > 0 ? r.spanS() : m.wallS();
+    private RunResult result(RunSpec run, Measured m, double warmupRps, double cpuS, long idleRssKb, ProcSampler.Peaks peaks) {
         double machineS = m.wallS() * cores;
         double clientPct = 100.0 * m.clientCpuS() / machineS;
-        return new RunResult(run, config.twin(), requests, r.count(), r.ok(), requests - r.ok(), durationS, r.ok() / durationS,
-                r.percentileMs(50), r.percentileMs(90), r.percentileMs(99), r.maxMs(), cpuS, idleRssKb,
-                Math.max(peaks.rssKb(), idleRssKb), peaks.vszKb(), peaks.threads(), m.clientCpuS(), clientPct,
-                100.0 * cpuS / machineS, clientPct > config.clientLimitPct());
+        return new RunResult(run, config.twin(), m.sent(), m.answered(), m.ok(), m.sent() - m.ok(), m.wallS(), m.ok() / m.wallS(),
+                warmupRps, m.latency(), cpuS, idleRssKb, Math.max(peaks.rssKb(), idleRssKb), peaks.vszKb(), peaks.threads(),
+                m.clientCpuS(), clientPct, 100.0 * cpuS / machineS, clientPct > config.clientLimitPct());
     }
 }

@@ -11,6 +11,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import loomylin.admin.AdminOptions;
+import loomylin.admin.AdminServer;
+import loomylin.admin.Watched;
 import loomylin.backend.Backend;
 import loomylin.jetty.PoolKind;
 import loomylin.jetty.ServerOptions;
@@ -33,6 +36,9 @@ public final class Launcher {
 
     public static final String DEFAULT_POOLS = "qtp:4,qtp:32,loom";
 
+    /** The admin port's default: the port after the backend's slot (7004 with the default ports; free with --port 0). */
+    static final String ADMIN_PORT_DEFAULT = "after the backend's port (7004 by default)";
+
     public static final List<Flags.Flag> FLAGS = List.of(
             new Flags.Flag("twin", "java|kotlin", "java", "which implementation serves the endpoints"),
             new Flags.Flag("pools", "KIND,KIND,...", DEFAULT_POOLS, "one server per pool, on consecutive ports from --port; KIND is " + PoolKind.HELP),
@@ -53,6 +59,7 @@ public final class Launcher {
             new Flags.Flag("data-file-bytes", "BYTES", String.valueOf(Limits.DATA_FILE_BYTES_DEFAULT),
                     "size of the random data file /mixed reads, made at start-up and deleted on exit (" + Limits.DATA_FILE_BYTES_MIN + "-" + Limits.DATA_FILE_BYTES_MAX + ")"),
             new Flags.Flag("data-dir", "DIR", null, "where the data file is written; unset: a new temporary directory"),
+            new Flags.Flag("admin-port", "PORT", ADMIN_PORT_DEFAULT, "admin port: /metrics and the live view; 0 = off"),
             new Flags.Flag("help", null, null, "print this help and exit"));
 
     public static final String USAGE = """
@@ -99,6 +106,7 @@ public final class Launcher {
         Path dataDir = dataDir(flags);
 
         List<AutoCloseable> running = new ArrayList<>();
+        AdminOptions admin = new AdminOptions();
         try {
             DataFile data = DataFile.create(dataDir, dataBytes);
             running.add(data);
@@ -113,8 +121,8 @@ public final class Launcher {
                         : flags.integer("backend-port", 0, 65535);
                 Backend backend = bind(() -> Backend.start(base.host, backendPort, flags.integer("delay", 0, Limits.DELAY_MAX), Backend.Fault.NONE));
                 running.add(backend);
-                String reach = base.host.equals("0.0.0.0") || base.host.equals("::") ? "localhost" : base.host;
-                URI url = URI.create("http://" + (reach.contains(":") ? "[" + reach + "]" : reach) + ":" + backend.port());
+                admin.backend = backend.jettyServer();
+                URI url = URI.create("http://" + reach(base.host) + ":" + backend.port());
                 planned.forEach(o -> o.backend = url);
                 log("backend on port {} ({}, delay {} ms)", backend.port(), Backend.ROUTES, flags.get("delay"));
             }
@@ -122,8 +130,18 @@ public final class Launcher {
                 Javalin app = bind(() -> servers.apply(o));
                 running.add(app::stop);
                 o.port = app.port();
+                admin.servers.add(new Watched(app.port(), o.pool.toString(), app.jettyServer().server()));
                 log("port {} on {}: {} ({} twin), hop client {}{}", app.port(), o.pool, o.pool.describe(), twin, o.hopClient,
                         o.maxInFlight > 0 ? ", max " + o.maxInFlight + " in flight" : "");
+            }
+            int adminPort = adminPort(flags, base.port, planned.size());
+            if (adminPort >= 0) {
+                admin.host = base.host;
+                admin.port = adminPort;
+                admin.reachHost = reach(base.host);
+                AdminServer server = bind(() -> AdminServer.start(admin));
+                running.add(server);
+                log("admin port {}: /metrics, and the live view at http://localhost:{}/", server.port(), server.port());
             }
         } catch (RuntimeException e) {
             Shutdown.stopAll(running);
@@ -131,6 +149,19 @@ public final class Launcher {
         }
         log("ready; try: curl http://localhost:{}/wait-blocking    stop with Ctrl-C or SIGTERM", planned.get(0).port);
         Shutdown.onSignal(running, base.graceMs);
+    }
+
+    /** How this process reaches a server bound to {@code host}: localhost for every address, IPv6 in brackets. */
+    private static String reach(String host) {
+        String reach = host.equals("0.0.0.0") || host.equals("::") ? "localhost" : host;
+        return reach.contains(":") ? "[" + reach + "]" : reach;
+    }
+
+    /** The admin port: -1 when off (--admin-port 0); by default the port after the backend's slot, 0 (free) with --port 0. */
+    private static int adminPort(Flags flags, int firstPort, int servers) {
+        if (flags.get("admin-port").equals(ADMIN_PORT_DEFAULT)) return firstPort == 0 ? 0 : Math.min(65535, firstPort + servers + 1);
+        int port = flags.integer("admin-port", 0, 65535);
+        return port == 0 ? -1 : port;
     }
 
     private static ServerOptions options(Flags flags, String twin) {

@@ -14,6 +14,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import loomylin.jetty.VirtualThreadCounts;
 import org.eclipse.jetty.util.VirtualThreads;
 import org.eclipse.jetty.util.annotation.ManagedAttribute;
 import org.eclipse.jetty.util.annotation.ManagedObject;
@@ -43,7 +44,7 @@ import org.slf4j.LoggerFactory;
  * {@link #join()} returns once the pool is stopped, at once for a pool that is not running.
  */
 @ManagedObject("A virtual thread per request; platform threads for Jetty's selectors and acceptors")
-public final class LoomThreadPool extends ContainerLifeCycle implements ThreadPool, TryExecutor, VirtualThreads.Configurable {
+public final class LoomThreadPool extends ContainerLifeCycle implements ThreadPool, TryExecutor, VirtualThreads.Configurable, VirtualThreadCounts {
     private static final Logger LOG = LoggerFactory.getLogger(LoomThreadPool.class);
 
     private final String name;
@@ -191,6 +192,7 @@ public final class LoomThreadPool extends ContainerLifeCycle implements ThreadPo
     }
 
     @ManagedAttribute("platform threads alive")
+    @Override
     public int getPlatformThreads() {
         ThreadPoolExecutor p = platform;
         return p == null ? 0 : p.getPoolSize();
@@ -203,6 +205,7 @@ public final class LoomThreadPool extends ContainerLifeCycle implements ThreadPo
     }
 
     @ManagedAttribute("virtual threads running a task now")
+    @Override
     public int getVirtualThreadsRunning() {
         return running.size();
     }
@@ -213,6 +216,7 @@ public final class LoomThreadPool extends ContainerLifeCycle implements ThreadPo
     }
 
     @ManagedAttribute("virtual threads started since start")
+    @Override
     public long getVirtualThreadsStarted() {
         return started.sum();
     }

@@ -2,6 +2,7 @@ package loomylin.java;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import loomylin.jetty.BoundedStopQueuedThreadPool;
 import loomylin.jetty.JettySetup;
 import loomylin.jetty.PoolKind;
 import org.eclipse.jetty.util.VirtualThreads;
@@ -36,9 +37,7 @@ public final class Pools {
     }
 
     private static QueuedThreadPool queued(int size, String name) {
-        QueuedThreadPool pool = new QueuedThreadPool(size, size); // fixed size, as the seed's pools were
-        pool.setName(name);
-        return pool;
+        return new BoundedStopQueuedThreadPool(size, name); // fixed size, as the seed's pools were
     }
 
     /** The pool's own figures, named as Jetty names them. */

@@ -12,7 +12,8 @@ import org.eclipse.jetty.server.handler.QoSHandler;
  * accept queue and an idle timeout, graceful stop, an optional in-flight limit, no version header, and
  * one-line plain-text answers for the errors Jetty itself produces.
  *
- * <p>The handler chain, outermost first: {@link QueryCheck} (400 for a malformed percent-escape),
+ * <p>The handler chain, outermost first: {@link RequestCounts} (every answer counted, for the admin port's
+ * /metrics), {@link QueryCheck} (400 for a malformed percent-escape),
  * {@link QoSHandler} when {@code --max-in-flight} is set, {@link GracefulHandler}, then the
  * {@link org.eclipse.jetty.server.handler.StatisticsHandler} Javalin puts in front of the app. /pool reads
  * the StatisticsHandler, so its {@code inFlight} counts the requests the limit let through (queued ones
@@ -66,6 +67,7 @@ public final class JettySetup {
             server.insertHandler(new GracefulHandler());
             if (options.maxInFlight > 0) server.insertHandler(qos(options));
             server.insertHandler(new QueryCheck());
+            server.insertHandler(new RequestCounts());
         });
     }
 

@@ -12,27 +12,32 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import loomylin.bench.ProcReader;
+import loomylin.bench.ProcStatus;
+import loomylin.cli.Flags;
+import loomylin.cli.Guard;
+import loomylin.cli.UsageError;
+import loomylin.web.Params;
 
 /**
  * The soak test's load and judge: a steady mix of every endpoint and some bad requests against running
  * servers for a given time, while it samples the server process's RSS and threads from /proc. It prints
  * what it sent, what came back by class, connection errors, RSS and threads at start, after warm-up and
  * at the end, then one line per check, {@code PASS name: ...} or {@code FAIL name: ...}. Exit status 0
- * when every check passed, 1 otherwise. scripts/soak.sh starts the servers and runs this.
+ * when every check passed, 1 otherwise, 2 for a bad flag (one line). Every flag is also read from
+ * {@code SOAK_<NAME>} ({@code --help} lists them). scripts/soak.sh starts the servers and runs this.
  *
  * <pre>java -cp target/loomylin.jar loomylin.reliability.Soak --ports 7000,7001,7002 --pid PID --seconds 600</pre>
  */
@@ -71,39 +76,52 @@ public final class Soak {
     private final Map<Integer, LongAdder> answeredByPort = new ConcurrentHashMap<>();
     private final List<long[]> samples = new ArrayList<>(); // {elapsed s, rss kB, threads}
 
-    private Soak(Map<String, String> args) {
+    static final List<Flags.Flag> FLAGS = List.of(
+            new Flags.Flag("ports", "P,P,...", "7000,7001,7002", "the servers' ports", "SOAK_PORTS"),
+            new Flags.Flag("pid", "PID", "0", "the server process to sample from /proc; 0 = none", "SOAK_PID"),
+            new Flags.Flag("seconds", "S", "600", "how long to run", "SOAK_SECONDS"),
+            new Flags.Flag("clients", "N", "4", "clients per port", "SOAK_CLIENTS"),
+            new Flags.Flag("think-ms", "MS", "10", "pause between a client's requests", "SOAK_THINK_MS"),
+            new Flags.Flag("warmup-seconds", "S", null, "warm-up before the RSS and thread baselines; default a quarter of the run, 10-120 s",
+                    "SOAK_WARMUP_SECONDS"),
+            new Flags.Flag("rss-tolerance", "FRACTION", "0.25", "allowed RSS growth after warm-up", "SOAK_RSS_TOLERANCE"),
+            new Flags.Flag("thread-tolerance", "N", "10", "allowed thread growth after warm-up", "SOAK_THREAD_TOLERANCE"),
+            new Flags.Flag("help", null, null, "print this help and exit"));
+
+    private Soak(Flags flags) {
         ports = new ArrayList<>();
-        for (String p : args.getOrDefault("ports", "7000,7001,7002").split(",")) ports.add(Integer.parseInt(p.trim()));
-        pid = Long.parseLong(args.getOrDefault("pid", "0"));
-        seconds = Integer.parseInt(args.getOrDefault("seconds", "600"));
-        clientsPerPort = Integer.parseInt(args.getOrDefault("clients", "4"));
-        thinkMs = Integer.parseInt(args.getOrDefault("think-ms", "10"));
-        warmupSeconds = Integer.parseInt(args.getOrDefault("warmup-seconds", String.valueOf(Math.min(120, Math.max(10, seconds / 4)))));
-        rssTolerance = Double.parseDouble(args.getOrDefault("rss-tolerance", "0.25"));
-        threadTolerance = Integer.parseInt(args.getOrDefault("thread-tolerance", "10"));
+        for (String p : flags.get("ports").split(",")) {
+            try {
+                int port = Integer.parseInt(p.trim());
+                if (port < 1 || port > 65535) throw new NumberFormatException();
+                ports.add(port);
+            } catch (NumberFormatException e) {
+                throw new UsageError("--ports must list ports from 1 to 65535, got '" + Params.printable(flags.get("ports")) + "'");
+            }
+        }
+        pid = flags.integer("pid", 0, Integer.MAX_VALUE);
+        seconds = flags.integer("seconds", 1, 30 * 24 * 3600);
+        clientsPerPort = flags.integer("clients", 1, 10_000);
+        thinkMs = flags.integer("think-ms", 0, 600_000);
+        warmupSeconds = flags.get("warmup-seconds") == null ? Math.min(120, Math.max(10, seconds / 4)) : flags.integer("warmup-seconds", 0, seconds);
+        try {
+            rssTolerance = Double.parseDouble(flags.get("rss-tolerance"));
+        } catch (NumberFormatException e) {
+            throw new UsageError("--rss-tolerance must be a fraction such as 0.25, got '" + Params.printable(flags.get("rss-tolerance")) + "'");
+        }
+        threadTolerance = flags.integer("thread-tolerance", 0, 100_000);
     }
 
     public static void main(String[] argv) throws Exception {
-        Map<String, String> args = new LinkedHashMap<>();
-        for (int i = 0; i + 1 < argv.length; i += 2) {
-            if (!argv[i].startsWith("--")) usage("unexpected argument " + argv[i]);
-            args.put(argv[i].substring(2), argv[i + 1]);
-        }
-        if (argv.length % 2 != 0) usage("every flag takes a value");
-        Soak soak;
-        try {
-            soak = new Soak(args);
-        } catch (NumberFormatException e) {
-            usage(e.getMessage());
-            return;
-        }
+        Soak soak = Guard.call(() -> {
+            Flags flags = Flags.parse(argv, FLAGS, System.getenv());
+            if (flags.help()) {
+                System.out.print("Usage: java -cp loomylin.jar loomylin.reliability.Soak [flags]\n\n" + Flags.describe(FLAGS));
+                System.exit(0);
+            }
+            return new Soak(flags);
+        });
         System.exit(soak.run() ? 0 : 1);
-    }
-
-    private static void usage(String why) {
-        System.err.println("soak: " + why + "\nusage: Soak --ports 7000,7001,7002 --pid PID --seconds S [--clients N] [--think-ms MS]"
-                + " [--warmup-seconds S] [--rss-tolerance 0.25] [--thread-tolerance 10]");
-        System.exit(2);
     }
 
     private boolean run() throws InterruptedException {
@@ -212,18 +230,9 @@ public final class Soak {
     }
 
     private void sample(long start) {
-        long rss = -1;
-        long threads = -1;
-        if (pid > 0) {
-            try {
-                for (String line : Files.readAllLines(Path.of("/proc", String.valueOf(pid), "status"))) {
-                    if (line.startsWith("VmRSS:")) rss = Long.parseLong(line.replaceAll("\\D", ""));
-                    if (line.startsWith("Threads:")) threads = Long.parseLong(line.replaceAll("\\D", ""));
-                }
-            } catch (IOException | RuntimeException e) {
-                // no /proc, or the process is gone: reported as -1
-            }
-        }
+        Optional<ProcStatus> status = pid > 0 ? ProcReader.SYSTEM.status(pid) : Optional.empty(); // empty: no /proc, or the process is gone
+        long rss = status.map(ProcStatus::rssKb).orElse(-1L);
+        long threads = status.map(s -> (long) s.threads()).orElse(-1L);
         synchronized (samples) {
             samples.add(new long[] {(System.nanoTime() - start) / 1_000_000_000L, rss, threads});
         }

@@ -19,7 +19,8 @@ public final class ErrorAnswers {
         config.routes.exception(BadParameter.class, (e, ctx) -> answer(ctx, 400, e.getMessage()));
         config.routes.exception(HopFailure.class, (e, ctx) -> answer(ctx, e.status, e.getMessage()));
         config.routes.exception(Exception.class, (e, ctx) -> {
-            LOG.warn("{} failed", where(ctx), e); // with its stack trace, server-side only
+            if (e instanceof InterruptedException) LOG.info("{} interrupted: the server is stopping", where(ctx));
+            else LOG.warn("{} failed", where(ctx), e); // with its stack trace, server-side only
             answer(ctx, 500, "internal error: " + e.getClass().getSimpleName());
         });
         config.routes.error(404, ctx -> answer(ctx, 404,

@@ -11,6 +11,7 @@ import java.util.concurrent.ThreadPoolExecutor
 import java.util.concurrent.TimeUnit
 import java.util.concurrent.atomic.AtomicInteger
 import java.util.concurrent.atomic.LongAdder
+import loomylin.jetty.VirtualThreadCounts
 import org.eclipse.jetty.util.VirtualThreads
 import org.eclipse.jetty.util.annotation.ManagedAttribute
 import org.eclipse.jetty.util.annotation.ManagedObject
@@ -47,7 +48,7 @@ class LoomThreadPool(
     @get:ManagedAttribute("name, the prefix of every thread's name") val name: String,
     @get:ManagedAttribute("platform threads for Jetty's loops, at most") val loopThreads: Int,
 ) :
-    ContainerLifeCycle(), ThreadPool, TryExecutor, VirtualThreads.Configurable {
+    ContainerLifeCycle(), ThreadPool, TryExecutor, VirtualThreads.Configurable, VirtualThreadCounts {
 
     private val virtualThreads: ThreadFactory = Thread.ofVirtual().name("$name-vt-", 0).factory()
     private val virtualExecutor = Executor { startVirtual(it) }
@@ -137,20 +138,20 @@ class LoomThreadPool(
     /** A virtual thread is always available. */
     override fun isLowOnThreads(): Boolean = false
 
-    @get:ManagedAttribute("platform threads alive")
-    val platformThreads: Int get() = platform?.poolSize ?: 0
+    @ManagedAttribute("platform threads alive")
+    override fun getPlatformThreads(): Int = platform?.poolSize ?: 0
 
     @get:ManagedAttribute("most platform threads alive at once")
     val maxPlatformThreads: Int get() = platform?.largestPoolSize ?: 0
 
-    @get:ManagedAttribute("virtual threads running a task now")
-    val virtualThreadsRunning: Int get() = running.size
+    @ManagedAttribute("virtual threads running a task now")
+    override fun getVirtualThreadsRunning(): Int = running.size
 
     @get:ManagedAttribute("most virtual threads running at once since start or resetMax()")
     val maxVirtualThreadsRunning: Int get() = maxRunning.get()
 
-    @get:ManagedAttribute("virtual threads started since start")
-    val virtualThreadsStarted: Long get() = started.sum()
+    @ManagedAttribute("virtual threads started since start")
+    override fun getVirtualThreadsStarted(): Long = started.sum()
 
     @get:ManagedAttribute("tasks that ended with an exception")
     val failedTasks: Long get() = failed.sum()

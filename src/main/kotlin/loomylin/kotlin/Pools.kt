@@ -1,5 +1,6 @@
 package loomylin.kotlin
 
+import loomylin.jetty.BoundedStopQueuedThreadPool
 import loomylin.jetty.JettySetup
 import loomylin.jetty.PoolKind
 import org.eclipse.jetty.util.VirtualThreads
@@ -20,8 +21,8 @@ object Pools {
         }
     }
 
-    private fun queued(size: Int, name: String) =
-        QueuedThreadPool(size, size).apply { this.name = name } // fixed size, as the seed's pools were
+    private fun queued(size: Int, name: String): QueuedThreadPool =
+        BoundedStopQueuedThreadPool(size, name) // fixed size, as the seed's pools were
 
     /** The pool's own figures, named as Jetty names them. */
     @JvmStatic

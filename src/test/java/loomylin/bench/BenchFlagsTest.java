@@ -17,17 +17,17 @@ class BenchFlagsTest {
     }
 
     private static List<String> describe(List<RunSpec> runs) {
-        return runs.stream().map(r -> r.describe() + " n=" + r.requests()).toList();
+        return runs.stream().map(RunSpec::describe).toList();
     }
 
     @Test
     void smokeIsTwoPoolsTwoEndpointsTwoLevelsPoolsVaryingFastest() {
         BenchConfig c = parse("--preset", "smoke");
         assertEquals(List.of(
-                "loom wait-blocking?ms=10 c=5 n=100", "qtp:4 wait-blocking?ms=10 c=5 n=100",
-                "loom wait-blocking?ms=10 c=10 n=100", "qtp:4 wait-blocking?ms=10 c=10 n=100",
-                "loom computational?iterations=1000 c=5 n=100", "qtp:4 computational?iterations=1000 c=5 n=100",
-                "loom computational?iterations=1000 c=10 n=100", "qtp:4 computational?iterations=1000 c=10 n=100"),
+                "loom wait-blocking?ms=10 c=5 hey #1", "qtp:4 wait-blocking?ms=10 c=5 hey #1",
+                "loom wait-blocking?ms=10 c=10 hey #1", "qtp:4 wait-blocking?ms=10 c=10 hey #1",
+                "loom computational?iterations=1000 c=5 hey #1", "qtp:4 computational?iterations=1000 c=5 hey #1",
+                "loom computational?iterations=1000 c=10 hey #1", "qtp:4 computational?iterations=1000 c=10 hey #1"),
                 describe(c.runs()));
         assertEquals("500ms", c.warmup());
     }
@@ -35,7 +35,34 @@ class BenchFlagsTest {
     @Test
     void explicitListsReplaceThePresetsInEveryBlockAndRunsComeOnce() {
         BenchConfig c = parse("--preset", "full", "--pools", "loom", "--endpoints", "/wait-async?ms=5", "--concurrency", "3,6");
-        assertEquals(List.of("loom wait-async?ms=5 c=3 n=1998", "loom wait-async?ms=5 c=6 n=1998"), describe(c.runs()));
+        assertEquals(List.of("loom wait-async?ms=5 c=3 hey #1", "loom wait-async?ms=5 c=3 hey #2", "loom wait-async?ms=5 c=3 hey #3",
+                "loom wait-async?ms=5 c=6 hey #1", "loom wait-async?ms=5 c=6 hey #2", "loom wait-async?ms=5 c=6 hey #3"), describe(c.runs()));
+    }
+
+    @Test
+    void repeatsInterleaveAcrossPools() {
+        BenchConfig c = parse("--preset", "smoke", "--pools", "loom,qtp:4,qtp:32", "--endpoints", "wait-async", "--concurrency", "5", "--repeat", "2");
+        assertEquals(List.of("loom wait-async c=5 hey #1", "qtp:4 wait-async c=5 hey #1", "qtp:32 wait-async c=5 hey #1",
+                "loom wait-async c=5 hey #2", "qtp:4 wait-async c=5 hey #2", "qtp:32 wait-async c=5 hey #2"), describe(c.runs()));
+    }
+
+    @Test
+    void ratesMakeEveryRunOpenLoopWithOha() {
+        BenchConfig c = parse("--preset", "smoke", "--pools", "loom", "--endpoints", "wait-blocking?ms=100", "--concurrency", "200", "--rate", "100,300");
+        assertEquals(List.of("loom wait-blocking?ms=100 100/s c=200 oha #1", "loom wait-blocking?ms=100 300/s c=200 oha #1"), describe(c.runs()));
+        assertTrue(c.runs().stream().allMatch(RunSpec::open));
+        assertEquals(List.of("loom wait-async c=5 wrk #1"),
+                describe(parse("--preset", "smoke", "--pools", "loom", "--endpoints", "wait-async", "--concurrency", "5", "--client", "wrk").runs()));
+    }
+
+    @Test
+    void theLatencyPresetStepsAcrossQtp32sKnee() {
+        List<String> runs = describe(parse("--preset", "latency").runs());
+        assertEquals(5 * Preset.LATENCY_RATES.size(), runs.size());
+        for (String pool : List.of("qtp:32", "loom", "qtp-vt:8", "jetty-vtp"))
+            for (int rate : List.of(100, 250, 300, 450, 600))
+                assertTrue(runs.contains(pool + " wait-blocking?ms=100 " + rate + "/s c=1000 oha #1"), pool + " " + rate);
+        assertTrue(runs.contains("qtp:32 wait-async?ms=100 300/s c=1000 oha #1"));
     }
 
     @Test
@@ -48,23 +75,25 @@ class BenchFlagsTest {
 
     @Test
     void requestsAreAMultipleOfTheConcurrencyAndNeverFewer() {
-        assertEquals(List.of(300, 500, 2000), parse("--preset", "smoke", "--pools", "loom", "--endpoints", "computational",
-                "--concurrency", "3,500,2000", "--requests", "301").runs().stream().map(RunSpec::requests).toList());
+        RequestRule fixed = RequestRule.fixed(301);
+        assertEquals(List.of(300, 500, 2000), List.of(fixed.requestsFor(3, 5000), fixed.requestsFor(500, 5000), fixed.requestsFor(2000, 5000)));
         RequestRule full = Preset.FULL.requests();
-        assertEquals(2000, full.requestsFor(50));
-        assertEquals(2500, full.requestsFor(500));
-        assertEquals(10000, full.requestsFor(2000));
-        assertEquals(9999, full.requestsFor(3333));
+        assertEquals(1000, full.requestsFor(50, 10)); // never below the minimum
+        assertEquals(2950, full.requestsFor(50, 2979)); // what the warm-up achieved in the window, a multiple of c
+        assertEquals(4000, full.requestsFor(2000, 100)); // at least 2 per client
+        assertEquals(100000, full.requestsFor(50, 1_000_000));
     }
 
     @Test
     void theFullPresetCoversEveryTarget() {
         List<String> runs = describe(parse("--preset", "full").runs());
-        assertEquals(61, runs.size());
-        for (String needed : List.of("loom wait-blocking?ms=100 c=50", "loom computational c=50", "qtp:4 computational c=50",
-                "loom wait-blocking?ms=100 c=2000", "loom wait-async?ms=100 c=2000", "loom hops-blocking c=1000",
-                "loom hops-async c=1000", "loom wait-blocking?ms=1000 c=2000", "qtp:2500 wait-blocking?ms=1000 c=2000")) {
-            assertTrue(runs.stream().anyMatch(r -> r.startsWith(needed + " ")), needed);
+        // 47 configurations; 45 in a build without /mixed, where the CPU blocks fall back to /computational and two coincide
+        assertEquals((Preset.CPU.equals("computational") ? 45 : 47) * 3, runs.size());
+        for (String needed : List.of("loom wait-blocking?ms=100 c=50 hey", "qtp:4 wait-async?ms=100 c=50 hey", "loom " + Preset.CPU + " c=50 hey",
+                "qtp:4 " + Preset.CPU + " c=50 hey", "loom wait-blocking?ms=100 c=2000 wrk", "loom wait-async?ms=100 c=2000 wrk",
+                "loom hops-blocking c=1000 hey", "loom hops-async c=1000 hey", "loom wait-blocking?ms=1000 c=2000 wrk",
+                "qtp:2500 wait-blocking?ms=1000 c=2000 wrk")) {
+            for (int r = 1; r <= 3; r++) assertTrue(runs.contains(needed + " #" + r), needed + " #" + r);
         }
     }
 
@@ -81,6 +110,11 @@ class BenchFlagsTest {
         assertThrows(UsageError.class, () -> parse("--warmup", "2"));
         assertThrows(UsageError.class, () -> parse("--heap", "lots"));
         assertThrows(UsageError.class, () -> parse("--twin", "scala"));
+        assertThrows(UsageError.class, () -> parse("--rate", "0"));
+        assertThrows(UsageError.class, () -> parse("--rate", "fast"));
+        assertThrows(UsageError.class, () -> parse("--repeat", "0"));
+        assertThrows(UsageError.class, () -> parse("--client", "ab"));
+        assertThrows(UsageError.class, () -> parse("--measure", "0"));
         assertThrows(UsageError.class, () -> parse("--bogus", "1"));
     }
 

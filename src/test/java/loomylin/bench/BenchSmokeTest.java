@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
@@ -19,13 +20,15 @@ import java.util.Map;
 import java.util.Set;
 import javax.imageio.ImageIO;
 import loomylin.cli.StartupFailure;
+import loomylin.cli.UsageError;
 import loomylin.testing.Tools;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The whole bench for real: hey from PATH, server JVMs started from this test's class path. Needs hey
- * installed (CI installs it); without it these tests are skipped, saying how to install it. No timing is asserted.
+ * The whole bench for real: hey (and wrk, oha) from PATH, server JVMs started from this test's class path.
+ * Without hey, wrk or oha the tests that need it are skipped, naming its install command (CI installs hey).
+ * No timing is asserted.
  */
 class BenchSmokeTest {
     @TempDir
@@ -33,6 +36,25 @@ class BenchSmokeTest {
 
     private static Path hey() {
         return Tools.assumeOnPath("hey", "apt-get install hey (or brew install hey, go install github.com/rakyll/hey@latest)");
+    }
+
+    private static boolean found(Client client) {
+        try {
+            ClientBinary.locate(client, null, System.getenv("PATH"), Path.of(System.getProperty("user.home")));
+            return true;
+        } catch (UsageError e) {
+            return false;
+        }
+    }
+
+    private static int column(String name) {
+        return RunResult.COLUMNS.indexOf(name);
+    }
+
+    private static List<String[]> rows(Path dir) throws IOException {
+        List<String> csv = Files.readAllLines(dir.resolve("results.csv"));
+        assertEquals(String.join(",", RunResult.COLUMNS), csv.get(0));
+        return csv.subList(1, csv.size()).stream().map(l -> l.split(",", -1)).toList();
     }
 
     private static Path run(Path out, String... args) {
@@ -48,22 +70,27 @@ class BenchSmokeTest {
     void smokePresetWritesRowsReportTargetsAndCharts() throws IOException {
         Path dir = run(out, "--preset", "smoke");
 
-        List<String> csv = Files.readAllLines(dir.resolve("results.csv"));
-        assertEquals(String.join(",", RunResult.COLUMNS), csv.get(0));
-        assertEquals(1 + 8, csv.size());
+        List<String[]> rows = rows(dir);
+        assertEquals(8, rows.size());
         Set<String> runs = new HashSet<>();
-        for (String line : csv.subList(1, csv.size())) {
-            String[] f = line.split(",", -1);
+        for (String[] f : rows) {
+            String line = String.join(",", f);
             assertEquals(RunResult.COLUMNS.size(), f.length, line);
             runs.add(f[0] + " " + f[1] + " " + f[2]);
-            assertEquals("100", f[3], line); // requests
-            assertEquals("0", f[9], line); // errors: every request answered 200
-            assertTrue(Double.parseDouble(f[4]) > 0, line); // rps
-            assertTrue(Long.parseLong(f[11]) > 0 && Long.parseLong(f[12]) >= Long.parseLong(f[11]), line); // idle <= peak RSS
-            assertTrue(Long.parseLong(f[13]) > Long.parseLong(f[12]), line); // address space > resident
-            assertTrue(Integer.parseInt(f[14]) > 5, line); // a JVM has more threads than that
-            assertTrue(f[15].equals("true") || f[15].equals("false"), line);
-            assertEquals("java", f[16], line);
+            assertEquals("closed", f[column("mode")], line);
+            assertEquals("hey", f[column("client")], line);
+            assertEquals("1", f[column("repeat")], line);
+            assertEquals("100", f[column("requests")], line);
+            assertEquals("0", f[column("errors")], line); // every request answered 200
+            assertTrue(Double.parseDouble(f[column("rps")]) > 0, line);
+            assertTrue(Double.parseDouble(f[column("warmup_rps")]) > 0, line);
+            assertTrue(Double.parseDouble(f[column("p999_ms")]) >= Double.parseDouble(f[column("p99_ms")]), line);
+            assertTrue(Double.parseDouble(f[column("cpu_ms_per_req")]) >= 0, line);
+            long idle = Long.parseLong(f[column("idle_rss_kb")]);
+            assertTrue(idle > 0 && Long.parseLong(f[column("peak_rss_kb")]) >= idle, line);
+            assertTrue(Long.parseLong(f[column("peak_vsz_kb")]) > Long.parseLong(f[column("peak_rss_kb")]), line);
+            assertTrue(Integer.parseInt(f[column("peak_threads")]) > 5, line); // a JVM has more threads than that
+            assertEquals("java", f[column("twin")], line);
         }
         assertEquals(Set.of("loom wait-blocking?ms=10 5", "qtp:4 wait-blocking?ms=10 5", "loom wait-blocking?ms=10 10",
                 "qtp:4 wait-blocking?ms=10 10", "loom computational?iterations=1000 5", "qtp:4 computational?iterations=1000 5",
@@ -75,15 +102,67 @@ class BenchSmokeTest {
         assertTrue(report.contains("## /wait-blocking?ms=10"), report);
         assertTrue(report.contains("## /computational?iterations=1000"), report);
         assertTrue(report.contains("![wait-blocking?ms=10](wait-blocking-ms-10.png)"), report);
-        assertEquals(1 + 7, Files.readAllLines(dir.resolve("targets.csv")).size());
+        assertTrue(report.contains("| warm-up req/s |"), report);
+        assertEquals(1 + Targets.evaluate(List.of(), 2).size(), Files.readAllLines(dir.resolve("targets.csv")).size());
 
-        for (String png : List.of("wait-blocking-ms-10.png", "computational-iterations-1000.png")) {
-            BufferedImage image = ImageIO.read(dir.resolve(png).toFile());
-            assertNotNull(image, png + " is not an image");
-            assertEquals(Charts.WIDTH, image.getWidth(), png);
-            assertEquals(Charts.HEIGHT, image.getHeight(), png);
-        }
+        for (String png : List.of("wait-blocking-ms-10.png", "computational-iterations-1000.png")) assertPng(dir.resolve(png));
         assertEquals(0, ChildProcesses.live(), "every server, backend and hey process has ended");
+    }
+
+    @Test
+    void repeatsInterleaveAndTheReportShowsTheirRange() throws IOException {
+        Path dir = run(out, "--preset", "smoke", "--pools", "loom,qtp:4", "--endpoints", "wait-async?ms=5", "--concurrency", "4",
+                "--requests", "40", "--repeat", "2");
+        List<String> order = rows(dir).stream().map(f -> f[0] + " #" + f[column("repeat")]).toList();
+        assertEquals(List.of("loom #1", "qtp:4 #1", "loom #2", "qtp:4 #2"), order);
+        String report = Files.readString(dir.resolve("report.md"));
+        assertTrue(report.contains("(hey, 2 runs)") || report.contains("| c=4 | loom | hey |"), report);
+        assertTrue(report.lines().anyMatch(l -> l.startsWith("| c=4 | loom | hey | ")), report);
+        assertPng(dir.resolve("wait-async-ms-5.png"));
+        assertEquals(0, ChildProcesses.live());
+    }
+
+    @Test
+    void theLatencyPresetRunsOpenLoopWithOha() throws IOException {
+        assumeTrue(found(Client.OHA), "needs oha: cargo install oha --version 1.16.0 --locked");
+        Path dir = run(out, "--preset", "latency", "--pools", "loom", "--rate", "20,40", "--concurrency", "10", "--measure", "1", "--warmup", "300ms");
+        List<String[]> rows = rows(dir);
+        assertEquals(4, rows.size()); // wait-blocking and wait-async, two rates each
+        for (String[] f : rows) {
+            String line = String.join(",", f);
+            assertEquals("open", f[column("mode")], line);
+            assertEquals("oha", f[column("client")], line);
+            assertTrue(f[column("offered_rps")].equals("20") || f[column("offered_rps")].equals("40"), line);
+            assertEquals(f[column("offered_rps")], f[column("requests")], line); // rate x 1 s
+            assertEquals("0", f[column("errors")], line);
+            assertTrue(Double.parseDouble(f[column("p50_ms")]) >= 100, line); // every answer waited its 100 ms
+        }
+        String report = Files.readString(dir.resolve("report.md"));
+        assertTrue(report.contains("## Knees (open loop, /wait-blocking)"), report);
+        assertTrue(report.contains("## /wait-blocking?ms=100 (open loop)"), report);
+        assertPng(dir.resolve("wait-blocking-ms-100-open.png"));
+        assertEquals(0, ChildProcesses.live());
+    }
+
+    @Test
+    void wrkDrivesAClosedLoopForTheWindow() throws IOException {
+        assumeTrue(found(Client.WRK), "needs wrk: apt install wrk");
+        Path dir = run(out, "--preset", "smoke", "--pools", "loom", "--endpoints", "wait-async?ms=5", "--concurrency", "8",
+                "--client", "wrk", "--measure", "1");
+        String[] f = rows(dir).get(0);
+        String line = String.join(",", f);
+        assertEquals("wrk", f[column("client")], line);
+        assertTrue(Long.parseLong(f[column("responses")]) > 100, line); // 8 connections, 5 ms waits, 1 s
+        assertEquals("0", f[column("errors")], line);
+        assertTrue(Double.parseDouble(f[column("p50_ms")]) >= 5, line);
+        assertEquals(0, ChildProcesses.live());
+    }
+
+    private static void assertPng(Path png) throws IOException {
+        BufferedImage image = ImageIO.read(png.toFile());
+        assertNotNull(image, png + " is not an image");
+        assertEquals(Charts.WIDTH, image.getWidth(), png.toString());
+        assertEquals(Charts.HEIGHT, image.getHeight(), png.toString());
     }
 
     @Test
@@ -107,7 +186,7 @@ class BenchSmokeTest {
         assertTrue(e.getMessage().contains("broken on purpose"), e.getMessage());
         List<String> csv = Files.readAllLines(dir.resolve("results.csv"));
         assertEquals(2, csv.size(), String.join("\n", csv));
-        assertTrue(csv.get(1).startsWith("loom,wait-async?ms=1,2,6,"), csv.get(1));
+        assertTrue(csv.get(1).startsWith("loom,wait-async?ms=1,2,closed,,hey,1,6,"), csv.get(1));
         assertTrue(Files.readString(dir.resolve("report.md")).contains("**Incomplete:**"));
         assertTrue(Files.exists(dir.resolve("wait-async-ms-1.png")));
         assertEquals(0, ChildProcesses.live(), "the failed run's server has ended too");

@@ -1,6 +1,8 @@
 package loomylin.bench;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -70,9 +72,11 @@ class ProcSamplerTest {
     void samplesTheRecordedServerOnItsOwnThread() throws Exception {
         ProcSampler sampler = new ProcSampler(ProcTest.recorded(), ProcTest.SERVER, Duration.ofMillis(5));
         sampler.start();
-        Thread.sleep(50);
-        sampler.close(); // stops the thread after one last sample, so there is at least one whatever the timing
+        // the sampler's own thread must take samples: without it, only close()'s last sample would exist
+        await("samples from the sampler thread").atMost(Duration.ofSeconds(10)).until(() -> sampler.peaks().samples() >= 2);
+        sampler.close();
         ProcSampler.Peaks p = sampler.peaks();
+        assertTrue(p.samples() >= 3, "two from the thread, one from close(): " + p);
         assertEquals(348512, p.rssKb());
         assertEquals(2871344, p.vszKb());
         assertEquals(26, p.threads());

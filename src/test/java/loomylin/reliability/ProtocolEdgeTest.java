@@ -1,5 +1,6 @@
 package loomylin.reliability;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -13,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import loomylin.Twin;
 import loomylin.backend.Backend;
 import loomylin.jetty.JettySetup;
@@ -187,19 +189,19 @@ class ProtocolEdgeTest {
         // the in-flight limit's 503: one slow request holds the only slot, the next is refused at once
         Thread holder = Thread.ofVirtual().start(() -> {
             try {
-                RawHttp.get(limited.port(), "/wait-blocking?ms=1000");
+                RawHttp.get(limited.port(), "/wait-blocking?ms=3000");
             } catch (Exception ignored) {
                 // only there to hold the slot
             }
         });
-        RawHttp.Answer refused = null;
-        for (int i = 0; i < 50 && refused == null; i++) {
-            Thread.sleep(20);
-            RawHttp.Answer a = RawHttp.get(limited.port(), "/wait-async?ms=0");
-            if (a.status() == 503) refused = a;
-        }
+        AtomicReference<RawHttp.Answer> answer = new AtomicReference<>();
+        await("the limit refuses a request while the slot is held").atMost(Duration.ofMillis(2_500)).pollInterval(Duration.ofMillis(20))
+                .until(() -> {
+                    answer.set(RawHttp.get(limited.port(), "/wait-async?ms=0"));
+                    return answer.get().status() == 503;
+                });
+        RawHttp.Answer refused = answer.get();
         holder.join();
-        assertTrue(refused != null, "the limit refused a request");
         assertEquals("1", refused.header("Retry-After"));
         assertOneLine(refused);
         answers.add(refused);

@@ -22,7 +22,9 @@ import org.junit.jupiter.params.provider.CsvSource;
  * The stop bound, in child JVMs: SIGTERM with a request in flight that outlives {@code --grace-ms} ends the
  * process within the grace plus one second, on every pool kind and both twins, and with a grace of 0. That
  * request's client gets exactly one outcome: its connection is closed without an answer (EOF before any byte);
- * the process exits 1 and says why in one line. A second signal during a stop ends the process at once, status 1.
+ * the process exits 0, with one warning line when there was a grace to wait. A second signal during a stop
+ * ends the process at once, status 1. (SIGINT is not used: a JVM started from a non-interactive shell's
+ * background job inherits SIGINT ignored and never sees it.)
  * The only time asserted is the bound itself.
  */
 @EnabledOnOs(OS.LINUX)
@@ -47,7 +49,7 @@ class StopBoundTest {
                     return new RawHttp.Outcome(null, RawHttp.classify(e));
                 }
             });
-            awaitInFlight(port, 1);
+            awaitRunning(child, pool);
 
             child.signal("TERM");
 
@@ -55,8 +57,9 @@ class StopBoundTest {
                     "ends within --grace-ms " + graceMs + " + " + BOUND_PAST_GRACE_MS + " ms:\n" + child.output());
             RawHttp.Outcome outcome = longRequest.get(30, TimeUnit.SECONDS);
             assertEquals("eof", outcome.kind(), "the request that outlived the grace is closed without an answer: " + outcome + "\n" + child.output());
-            assertEquals(1, child.process().exitValue(), "a stop that cut a request exits 1:\n" + child.output());
-            assertEquals(1, child.count(CUT_OFF), child.output());
+            assertEquals(0, child.process().exitValue(), "cutting a request off at the end of the grace is how a stop ends, not a failure:\n" + child.output());
+            // with a grace, Jetty's graceful stop notices the request it gives up on; with none, nothing waits for it
+            assertEquals(graceMs > 0 ? 1 : 0, child.count(CUT_OFF), child.output());
             System.out.println("stop bound " + twin + " " + pool + " grace " + graceMs + ": " + outcome);
         }
     }
@@ -71,12 +74,24 @@ class StopBoundTest {
             child.signal("TERM");
             child.awaitOutput("SIGTERM: stopping", Duration.ofSeconds(10));
 
-            child.signal("INT");
+            child.signal("TERM");
 
             // "at once": long before the 60 s grace the first signal granted
             assertEquals(1, child.exit(Duration.ofSeconds(10)), child.output());
-            assertTrue(child.output().contains("SIGINT again: exiting now"), child.output());
+            assertTrue(child.output().contains("SIGTERM again: exiting now"), child.output());
         }
+    }
+
+    /**
+     * Waits until the long request runs. A qtp:4 may have a single thread free for requests, busy with it, so
+     * /pool could not answer: there the child's thread dump shows the sleeping handler instead.
+     */
+    private static void awaitRunning(ChildJvm child, String pool) {
+        if (!pool.startsWith("qtp:")) {
+            awaitInFlight(child.port(), 1);
+            return;
+        }
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> child.threadDump().contains("Endpoints.waitBlocking"));
     }
 
     /** Waits until {@code requests} requests besides /pool's own are in flight. */

@@ -129,6 +129,15 @@ public final class ChildJvm implements AutoCloseable {
         if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) throw new IOException("kill -s " + name + " " + pid() + " failed");
     }
 
+    /** The child's platform threads and their stacks ({@code jcmd PID Thread.print}, the JDK beside this java). */
+    public String threadDump() throws IOException, InterruptedException {
+        String jcmd = Path.of(java()).resolveSibling("jcmd").toString();
+        Process dump = new ProcessBuilder(jcmd, String.valueOf(pid()), "Thread.print").redirectErrorStream(true).start();
+        String threads = new String(dump.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        dump.waitFor();
+        return threads;
+    }
+
     /** Everything the child printed so far, stdout and stderr. */
     public String output() {
         try {

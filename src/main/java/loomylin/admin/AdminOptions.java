@@ -1,0 +1,19 @@
+package loomylin.admin;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.eclipse.jetty.server.Server;
+
+/** Everything the admin port needs to start, as a plain object. */
+public final class AdminOptions {
+    /** Where to bind: where the servers bind ({@code --host}). */
+    public String host = "0.0.0.0";
+    /** 0 = a free port. */
+    public int port = 7004;
+    /** How the race client reaches the servers: loopback when they bind every address. */
+    public String reachHost = "localhost";
+    /** The servers to report on, in port order. */
+    public List<Watched> servers = new ArrayList<>();
+    /** The in-process backend's Jetty server, whose threads are counted apart; null when there is none. */
+    public Server backend;
+}

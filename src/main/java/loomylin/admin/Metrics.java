@@ -1,0 +1,130 @@
+package loomylin.admin;
+
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
+import io.prometheus.metrics.model.registry.MultiCollector;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.ClassicHistogramBuckets;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
+import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
+import io.prometheus.metrics.model.snapshots.InfoSnapshot;
+import io.prometheus.metrics.model.snapshots.Labels;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Map;
+import java.util.function.ToDoubleFunction;
+import loomylin.jetty.RequestCounts;
+
+/**
+ * /metrics: the Prometheus text exposition format, written by the Prometheus Java client. The client's JVM
+ * and process metrics ({@code process_*} from {@code /proc/self}: CPU seconds, resident and virtual memory,
+ * open file descriptors; {@code jvm_*}: threads, GC, memory) plus Loomylin's own, per server port:
+ * {@code loomylin_requests_total} by status class, in flight and its high-water mark, a latency histogram,
+ * the pool's threads by state and its queue, virtual threads started; and for the process, OS threads by
+ * owner and the virtual-thread scheduler.
+ */
+final class Metrics {
+    static final String CONTENT_TYPE = PrometheusTextFormatWriter.CONTENT_TYPE;
+
+    private final PrometheusRegistry registry = new PrometheusRegistry();
+    private final PrometheusTextFormatWriter writer = PrometheusTextFormatWriter.create();
+
+    Metrics(List<Watched> servers, ThreadOwners owners, VirtualThreadScheduler scheduler) {
+        JvmMetrics.builder().register(registry);
+        registry.register((MultiCollector) () -> collect(servers, owners, scheduler));
+    }
+
+    String scrape() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(32 * 1024);
+        try {
+            writer.write(out, registry.scrape());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toString(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    private static MetricSnapshots collect(List<Watched> servers, ThreadOwners owners, VirtualThreadScheduler scheduler) {
+        MetricSnapshots.Builder all = MetricSnapshots.builder();
+        InfoSnapshot.Builder info = InfoSnapshot.builder().name("loomylin_server").help("One per server port: the pool it runs on");
+        CounterSnapshot.Builder requests = CounterSnapshot.builder().name("loomylin_requests")
+                .help("Answers by status class, every one counted (the 503s of --max-in-flight and of a graceful stop included); failed = the connection failed before the answer completed");
+        HistogramSnapshot.Builder latency = HistogramSnapshot.builder().name("loomylin_request_duration_seconds")
+                .help("Time from the parsed request reaching the server's handlers to its answer completing");
+        GaugeSnapshot.Builder threads = GaugeSnapshot.builder().name("loomylin_pool_threads")
+                .help("The server pool's threads by state, as the pool counts them (busy includes virtual threads running)");
+        CounterSnapshot.Builder started = CounterSnapshot.builder().name("loomylin_pool_virtual_threads_started")
+                .help("Virtual threads the server's pool started (pools that count them)");
+        boolean anyStarted = false;
+        GaugeSnapshot.Builder limit = GaugeSnapshot.builder().name("loomylin_pool_request_limit")
+                .help("Most requests the pool can run at once: its threads minus those Jetty's acceptor and selector hold (platform pools only)");
+        boolean anyLimit = false;
+        for (Watched w : servers) {
+            Labels port = Labels.of("port", String.valueOf(w.port()), "pool", w.pool());
+            info.dataPoint(InfoSnapshot.InfoDataPointSnapshot.builder().labels(port).build());
+            RequestCounts counts = w.counts();
+            long[] answers = counts.answers();
+            for (int i = 0; i < answers.length; i++) {
+                requests.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder()
+                        .labels(port.add("status", RequestCounts.CLASSES[i])).value(answers[i]).build());
+            }
+            double[] bounds = new double[RequestCounts.BUCKETS_SECONDS.length + 1];
+            System.arraycopy(RequestCounts.BUCKETS_SECONDS, 0, bounds, 0, RequestCounts.BUCKETS_SECONDS.length);
+            bounds[bounds.length - 1] = Double.POSITIVE_INFINITY;
+            latency.dataPoint(HistogramSnapshot.HistogramDataPointSnapshot.builder().labels(port)
+                    .classicHistogramBuckets(ClassicHistogramBuckets.of(bounds, counts.latencyBuckets()))
+                    .sum(counts.latencySecondsTotal()).build());
+            PoolFigures pool = w.poolFigures();
+            for (Map.Entry<String, Integer> state : List.of(Map.entry("busy", pool.busy()), Map.entry("idle", pool.idle()),
+                    Map.entry("leased", pool.leased()), Map.entry("platform", pool.platformThreads()))) {
+                threads.dataPoint(gauge(port.add("state", state.getKey()), state.getValue()));
+            }
+            if (pool.virtualStarted() >= 0) {
+                anyStarted = true;
+                started.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder().labels(port).value(pool.virtualStarted()).build());
+            }
+            if (pool.requestLimit() >= 0) {
+                anyLimit = true;
+                limit.dataPoint(gauge(port, pool.requestLimit()));
+            }
+        }
+        all.metricSnapshot(info.build()).metricSnapshot(requests.build()).metricSnapshot(latency.build()).metricSnapshot(threads.build());
+        all.metricSnapshot(perServer("loomylin_requests_in_flight", "Requests the server's handlers hold now", servers, w -> w.counts().inFlight()));
+        all.metricSnapshot(perServer("loomylin_requests_in_flight_max", "Most requests in flight at once since start", servers, w -> w.counts().maxInFlight()));
+        all.metricSnapshot(perServer("loomylin_pool_queued_tasks", "Tasks (requests) waiting in the pool's queue for a thread", servers, w -> w.poolFigures().queued()));
+        if (anyStarted) all.metricSnapshot(started.build());
+        if (anyLimit) all.metricSnapshot(limit.build());
+
+        GaugeSnapshot.Builder byOwner = GaugeSnapshot.builder().name("loomylin_os_threads")
+                .help("The process's OS threads by owner: each server port's pool, the in-process backend, the admin port, the virtual-thread carriers, the JVM's own (GC, JIT, timers, HTTP clients), and the total");
+        owners.count().forEach((owner, n) -> byOwner.dataPoint(gauge(Labels.of("owner", owner), n)));
+        all.metricSnapshot(byOwner.build());
+
+        VirtualThreadScheduler.Reading vt = scheduler.read();
+        if (vt.known()) {
+            all.metricSnapshot(single("loomylin_virtual_thread_scheduler_parallelism", "Carrier threads the scheduler aims for", vt.parallelism()));
+            all.metricSnapshot(single("loomylin_virtual_thread_scheduler_carriers", "Carrier threads alive", vt.carriers()));
+            all.metricSnapshot(single("loomylin_virtual_threads_mounted", "Virtual threads mounted on a carrier now", vt.mounted()));
+            all.metricSnapshot(single("loomylin_virtual_threads_queued", "Virtual threads waiting for a carrier", vt.queued()));
+        }
+        return all.build();
+    }
+
+    private static GaugeSnapshot perServer(String name, String help, List<Watched> servers, ToDoubleFunction<Watched> value) {
+        GaugeSnapshot.Builder g = GaugeSnapshot.builder().name(name).help(help);
+        for (Watched w : servers) g.dataPoint(gauge(Labels.of("port", String.valueOf(w.port()), "pool", w.pool()), value.applyAsDouble(w)));
+        return g.build();
+    }
+
+    private static GaugeSnapshot single(String name, String help, double value) {
+        return GaugeSnapshot.builder().name(name).help(help).dataPoint(gauge(Labels.EMPTY, value)).build();
+    }
+
+    private static GaugeSnapshot.GaugeDataPointSnapshot gauge(Labels labels, double value) {
+        return GaugeSnapshot.GaugeDataPointSnapshot.builder().labels(labels).value(value).build();
+    }
+}

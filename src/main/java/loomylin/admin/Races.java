@@ -1,0 +1,75 @@
+package loomylin.admin;
+
+import io.javalin.http.Context;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import loomylin.web.ErrorAnswers;
+import loomylin.web.Json;
+
+/**
+ * The admin port's race control: {@code POST /race} starts one (one at a time: a second gets 409; bounds
+ * broken: 400; only from loopback: 403, because a race makes this process generate load),
+ * {@code POST /race/stop} stops it, and the last race stays readable until the next.
+ */
+final class Races implements AutoCloseable {
+    private final List<Watched> servers;
+    private final String host;
+    private final AtomicReference<Race> last = new AtomicReference<>();
+
+    Races(List<Watched> servers, String host) {
+        this.servers = servers;
+        this.host = host;
+    }
+
+    void start(Context ctx) {
+        if (!fromLoopback(ctx)) return;
+        RaceSpec spec = RaceSpec.from(ctx);
+        synchronized (last) {
+            Race running = last.get();
+            if (running != null && running.running()) {
+                ErrorAnswers.answer(ctx, 409, "a race is already running (" + running.spec().target() + ", "
+                        + running.spec().concurrency() + " clients per port); stop it first");
+                return;
+            }
+            last.set(Race.start(spec, servers, host));
+        }
+        ctx.status(201).contentType("application/json").result(Json.write(last.get().describe()));
+    }
+
+    void stop(Context ctx) {
+        if (!fromLoopback(ctx)) return;
+        Race race = last.get();
+        if (race == null || !race.running()) {
+            ErrorAnswers.answer(ctx, 409, "no race is running");
+            return;
+        }
+        race.stop();
+        ctx.contentType("application/json").result(Json.write(race.describe()));
+    }
+
+    /** The last race, or null before the first. */
+    Map<String, Object> describe() {
+        Race race = last.get();
+        return race == null ? null : race.describe();
+    }
+
+    private static boolean fromLoopback(Context ctx) {
+        String address = ctx.req().getRemoteAddr();
+        try {
+            if (InetAddress.getByName(address).isLoopbackAddress()) return true;
+        } catch (UnknownHostException ignored) {
+            // not an address: refused below
+        }
+        ErrorAnswers.answer(ctx, 403, "races start only from this machine (loopback), not from " + address);
+        return false;
+    }
+
+    @Override
+    public void close() {
+        Race race = last.get();
+        if (race != null) race.stop();
+    }
+}

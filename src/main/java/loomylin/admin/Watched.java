@@ -1,0 +1,18 @@
+package loomylin.admin;
+
+import loomylin.jetty.RequestCounts;
+import org.eclipse.jetty.server.Server;
+
+/**
+ * One server the admin port reports on: its port, the pool it runs on as written on the command line
+ * ({@code qtp:4}, {@code loom}, ...), and its Jetty server, from which the request counts and the pool are read.
+ */
+public record Watched(int port, String pool, Server server) {
+    public RequestCounts counts() {
+        return RequestCounts.of(server);
+    }
+
+    public PoolFigures poolFigures() {
+        return PoolFigures.of(server.getThreadPool());
+    }
+}

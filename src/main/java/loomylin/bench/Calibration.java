@@ -1,0 +1,57 @@
+package loomylin.bench;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.StandardOpenOption;
+import loomylin.cli.DataFile;
+import loomylin.web.FileBody;
+import loomylin.web.Limits;
+import loomylin.web.Sha256Loop;
+
+/**
+ * How fast this machine does /mixed's two kinds of work, measured at the start of {@code bench --preset seed004}
+ * in the bench JVM (same JDK as the servers): SHA-256 iterations per ms of one core, and data-file bytes per ms
+ * of reading with a {@link FileChannel} in {@link FileBody#CHUNK} chunks from the page cache, as /mixed reads.
+ * Each is the best of several timed passes after a warm-up, so a busy moment on the machine counts less.
+ */
+record Calibration(double iterationsPerMs, double fileBytesPerMs) {
+    static final int PASSES = 5;
+
+    static Calibration measure() throws IOException {
+        Sha256Loop.run(50_000); // JIT warm-up
+        double iterationsPerMs = 0;
+        for (int i = 0; i < PASSES; i++) {
+            long start = System.nanoTime();
+            Sha256Loop.run(20_000);
+            iterationsPerMs = Math.max(iterationsPerMs, 20_000 / ((System.nanoTime() - start) / 1e6));
+        }
+        double bytesPerMs = 0;
+        try (DataFile file = DataFile.create(null, Limits.DATA_FILE_BYTES_DEFAULT);
+             FileChannel channel = FileChannel.open(file.path(), StandardOpenOption.READ)) {
+            ByteBuffer buffer = ByteBuffer.allocate(FileBody.CHUNK);
+            for (int i = 0; i <= PASSES; i++) { // the first pass fills the page cache
+                long start = System.nanoTime();
+                for (long position = 0; position < file.bytes(); ) {
+                    buffer.clear();
+                    position += channel.read(buffer, position);
+                }
+                if (i > 0) bytesPerMs = Math.max(bytesPerMs, file.bytes() / ((System.nanoTime() - start) / 1e6));
+            }
+        }
+        return new Calibration(iterationsPerMs, bytesPerMs);
+    }
+
+    /** The /mixed query for a request of {@code ms} split as {@code mix} says; file bytes capped at {@code fileCap}. */
+    String query(Seed004.Mix mix, int ms, int fileCap) {
+        long cpu = Math.round(mix.cpuShare() * ms * iterationsPerMs);
+        long sleep = Math.round(mix.sleepShare() * ms);
+        long file = Math.min(fileCap, Math.round(mix.ioShare() * ms * fileBytesPerMs));
+        return "mixed?cpu=" + Math.min(cpu, Limits.CPU_MAX) + "&sleep=" + sleep + "&file=" + file;
+    }
+
+    /** How many ms of this machine's reading {@code bytes} are: what a capped file part really is. */
+    double readMs(long bytes) {
+        return bytes / fileBytesPerMs;
+    }
+}
