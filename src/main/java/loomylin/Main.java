@@ -7,7 +7,7 @@ import loomylin.cli.Launcher;
 
 /**
  * Entry point of {@code java -jar loomylin.jar}. The first word picks the command; every route's handler is
- * one hop from here: {@link loomylin.java.Servers} and {@link loomylin.kotlin.Servers} hold the route tables.
+ * one hop from here: {@link loomylin.java.AppServer} and {@link loomylin.kotlin.AppServer} hold the route tables.
  * <ul>
  *   <li>{@code backend ...}: the backend alone ({@link BackendCommand})</li>
  *   <li>{@code bench ...}: the benchmark ({@link loomylin.bench.Bench})</li>

@@ -10,7 +10,7 @@ import java.util.stream.Stream;
 import loomylin.backend.Backend;
 import loomylin.jetty.PoolKind;
 import loomylin.testing.Ports;
-import loomylin.web.Limits;
+import loomylin.web.Protocol;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -38,11 +38,11 @@ class HopsTest {
                 assertEquals(List.of(
                         new Backend.Call("authenticate", "token-of-bob", null, null),
                         new Backend.Call("authorize", null, userId, null),
-                        new Backend.Call("meetings", null, userId, Limits.AUTHORITY)), BACKEND.get().calls());
+                        new Backend.Call("meetings", null, userId, Protocol.AUTHORITY)), BACKEND.get().calls());
 
                 BACKEND.get().clearCalls();
                 assertEquals(200, Http.get("http://127.0.0.1:" + app.port() + route).statusCode());
-                assertEquals(Limits.DEFAULT_TOKEN, BACKEND.get().calls().get(0).token(), "no Authorization header: the demo token");
+                assertEquals(Protocol.DEFAULT_TOKEN, BACKEND.get().calls().get(0).token(), "no Authorization header: the demo token");
                 assertEquals(3, BACKEND.get().calls().size());
             }
         } finally {

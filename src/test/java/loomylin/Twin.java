@@ -9,8 +9,8 @@ import loomylin.jetty.ServerOptions;
 
 /** The two implementations every twin-parameterized test runs against. */
 public enum Twin {
-    JAVA(loomylin.java.Servers::start),
-    KOTLIN(loomylin.kotlin.Servers::start);
+    JAVA(loomylin.java.AppServer::start),
+    KOTLIN(loomylin.kotlin.AppServer::start);
 
     private final Function<ServerOptions, Javalin> servers;
 

@@ -19,6 +19,7 @@ import loomylin.web.ErrorAnswers;
 import loomylin.web.Json;
 import loomylin.web.Limits;
 import loomylin.web.Params;
+import loomylin.web.Protocol;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.util.VirtualThreads;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -149,15 +150,15 @@ public final class Backend implements AutoCloseable {
     private void authorize(Context ctx) {
         String userId = required(ctx, "userId");
         record(new Call("authorize", null, userId, null));
-        answerLater(ctx, "authorize", Map.of("userId", userId, "authority", Limits.AUTHORITY));
+        answerLater(ctx, "authorize", Map.of("userId", userId, "authority", Protocol.AUTHORITY));
     }
 
     private void meetings(Context ctx) {
         String userId = required(ctx, "userId");
-        String authority = ctx.header(Limits.AUTHORITY_HEADER);
+        String authority = ctx.header(Protocol.AUTHORITY_HEADER);
         record(new Call("meetings", null, userId, authority));
-        if (!Limits.AUTHORITY.equals(authority)) {
-            ErrorAnswers.answer(ctx, 403, "meetings needs the " + Limits.AUTHORITY_HEADER + ": " + Limits.AUTHORITY + " header");
+        if (!Protocol.AUTHORITY.equals(authority)) {
+            ErrorAnswers.answer(ctx, 403, "meetings needs the " + Protocol.AUTHORITY_HEADER + ": " + Protocol.AUTHORITY + " header");
             return;
         }
         answerLater(ctx, "meetings", Map.of("userId", userId, "meetings", List.of(

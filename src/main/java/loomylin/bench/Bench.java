@@ -47,7 +47,7 @@ public final class Bench {
         Map<Client, Path> tools = new EnumMap<>(Client.class);
         tools.put(Client.HEY, ClientBinary.locate(Client.HEY, config)); // every run warms up with hey
         for (Client c : List.of(Client.WRK, Client.OHA)) if (Plan.uses(config.runs(), c)) tools.put(c, ClientBinary.locate(c, config));
-        OpenFileLimit.check(config.runs(), Path.of("/proc/self/limits"));
+        DescriptorCheck.check(config.runs(), Path.of("/proc/self/limits"));
         Path dir = config.out().toAbsolutePath();
         try {
             Files.createDirectories(dir);

@@ -13,6 +13,7 @@ import loomylin.web.Json;
 import loomylin.web.Limits;
 import loomylin.web.MixedWork;
 import loomylin.web.Params;
+import loomylin.web.Protocol;
 import loomylin.web.SchedulerFigures;
 import loomylin.web.ServerFigures;
 import loomylin.web.Sha256Loop;
@@ -41,14 +42,14 @@ public final class Endpoints {
         int iterations = Params.integer(ctx.queryParams("iterations"), "iterations", Limits.ITERATIONS_DEFAULT, 0, Limits.ITERATIONS_MAX);
         double sum = 0;
         for (int i = 0; i < iterations; i++) sum += Math.random();
-        ctx.result(sum >= 0 ? Limits.HELLO : ""); // uses sum, so the loop is never optimised away
+        ctx.result(sum >= 0 ? Protocol.HELLO : ""); // uses sum, so the loop is never optimised away
     }
 
     /** Sleeps on the request thread: what a pool of platform threads is worst at. */
     public void waitBlocking(Context ctx) throws InterruptedException {
         int ms = Params.integer(ctx.queryParams("ms"), "ms", Limits.MS_DEFAULT, 0, Limits.MS_MAX);
         Thread.sleep(ms);
-        ctx.result(Limits.HELLO);
+        ctx.result(Protocol.HELLO);
     }
 
     /**
@@ -60,7 +61,7 @@ public final class Endpoints {
         Executor later = CompletableFuture.delayedExecutor(ms, TimeUnit.MILLISECONDS, answers);
         ctx.future(() -> CompletableFuture.runAsync(() -> {
             asyncWriters.record();
-            ctx.result(Limits.HELLO);
+            ctx.result(Protocol.HELLO);
         }, later));
     }
 
@@ -120,7 +121,7 @@ public final class Endpoints {
     private static String token(Context ctx) {
         String header = ctx.header("Authorization");
         String token = header == null ? "" : header.replaceFirst("(?i)^bearer\\s+", "").trim();
-        return token.isEmpty() ? Limits.DEFAULT_TOKEN : token;
+        return token.isEmpty() ? Protocol.DEFAULT_TOKEN : token;
     }
 
     /** The backend delay to ask for, or null for the backend's default. */

@@ -21,7 +21,7 @@ import java.util.concurrent.Executors;
 import loomylin.jetty.ServerOptions;
 import loomylin.web.HopFailure;
 import loomylin.web.Json;
-import loomylin.web.Limits;
+import loomylin.web.Protocol;
 
 /**
  * The three backend calls behind /hops-*, each needing the previous answer: authenticate (token -> userId),
@@ -77,7 +77,7 @@ public final class HopClient implements AutoCloseable {
     }
 
     private Call meetings(String userId, String authority, Integer delay) {
-        return call("/meetings?userId=" + encode(userId) + "&", delay, Map.of(Limits.AUTHORITY_HEADER, authority));
+        return call("/meetings?userId=" + encode(userId) + "&", delay, Map.of(Protocol.AUTHORITY_HEADER, authority));
     }
 
     private Call call(String pathAndQuery, Integer delay, Map<String, String> headers) {

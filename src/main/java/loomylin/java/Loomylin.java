@@ -9,6 +9,6 @@ public final class Loomylin {
     }
 
     public static void main(String[] args) {
-        Guard.run(() -> Launcher.serve(args, "java", Servers::start));
+        Guard.run(() -> Launcher.serve(args, "java", AppServer::start));
     }
 }

@@ -26,9 +26,4 @@ public final class Limits {
     public static final int DATA_FILE_BYTES_DEFAULT = 16 * 1024 * 1024;
     public static final int DATA_FILE_BYTES_MIN = FILE_DEFAULT; // the default request must fit
     public static final int DATA_FILE_BYTES_MAX = 1024 * 1024 * 1024;
-
-    public static final String HELLO = "Hello, World";
-    public static final String DEFAULT_TOKEN = "loomylin-demo-token";
-    public static final String AUTHORITY = "meetings:read";
-    public static final String AUTHORITY_HEADER = "X-Authority";
 }

@@ -11,6 +11,7 @@ import loomylin.web.Json
 import loomylin.web.Limits
 import loomylin.web.MixedWork
 import loomylin.web.Params
+import loomylin.web.Protocol
 import loomylin.web.SchedulerFigures
 import loomylin.web.ServerFigures
 import loomylin.web.Sha256Loop
@@ -28,14 +29,14 @@ class Endpoints(private val options: ServerOptions, private val pool: ThreadPool
         val iterations = Params.integer(ctx.queryParams("iterations"), "iterations", Limits.ITERATIONS_DEFAULT, 0, Limits.ITERATIONS_MAX)
         var sum = 0.0
         repeat(iterations) { sum += Math.random() }
-        ctx.result(if (sum >= 0) Limits.HELLO else "") // uses sum, so the loop is never optimised away
+        ctx.result(if (sum >= 0) Protocol.HELLO else "") // uses sum, so the loop is never optimised away
     }
 
     /** Sleeps on the request thread: what a pool of platform threads is worst at. */
     fun waitBlocking(ctx: Context) {
         val ms = Params.integer(ctx.queryParams("ms"), "ms", Limits.MS_DEFAULT, 0, Limits.MS_MAX)
         Thread.sleep(ms.toLong())
-        ctx.result(Limits.HELLO)
+        ctx.result(Protocol.HELLO)
     }
 
     /**
@@ -48,7 +49,7 @@ class Endpoints(private val options: ServerOptions, private val pool: ThreadPool
         ctx.future {
             CompletableFuture.runAsync({
                 asyncWriters.record()
-                ctx.result(Limits.HELLO)
+                ctx.result(Protocol.HELLO)
             }, later)
         }
     }
@@ -112,7 +113,7 @@ class Endpoints(private val options: ServerOptions, private val pool: ThreadPool
 /** The caller's token from `Authorization: Bearer ...`, or a demo token when there is none. */
 private fun token(ctx: Context): String {
     val token = ctx.header("Authorization")?.replaceFirst(Regex("(?i)^bearer\\s+"), "")?.trim().orEmpty()
-    return token.ifEmpty { Limits.DEFAULT_TOKEN }
+    return token.ifEmpty { Protocol.DEFAULT_TOKEN }
 }
 
 /** The backend delay to ask for, or null for the backend's default. */

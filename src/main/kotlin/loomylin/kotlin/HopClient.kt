@@ -18,7 +18,7 @@ import java.util.concurrent.Executors
 import loomylin.jetty.ServerOptions
 import loomylin.web.HopFailure
 import loomylin.web.Json
-import loomylin.web.Limits
+import loomylin.web.Protocol
 
 /**
  * The three backend calls behind /hops-*, each needing the previous answer: authenticate (token -> userId),
@@ -65,7 +65,7 @@ class HopClient(options: ServerOptions) : AutoCloseable {
         call("/authorize?userId=${encode(userId)}&", delay, mapOf())
 
     private fun meetings(userId: String, authority: String, delay: Int?): Call =
-        call("/meetings?userId=${encode(userId)}&", delay, mapOf(Limits.AUTHORITY_HEADER to authority))
+        call("/meetings?userId=${encode(userId)}&", delay, mapOf(Protocol.AUTHORITY_HEADER to authority))
 
     private fun call(pathAndQuery: String, delay: Int?, headers: Map<String, String>): Call {
         val query = if (delay == null) "" else "delay=$delay"

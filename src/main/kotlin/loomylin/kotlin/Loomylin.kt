@@ -6,5 +6,5 @@ import loomylin.cli.Launcher
 /** The Kotlin twin's main, for running from an IDE: the default three servers plus the backend. */
 object Loomylin {
     @JvmStatic
-    fun main(args: Array<String>) = Guard.run { Launcher.serve(args, "kotlin", Servers::start) }
+    fun main(args: Array<String>) = Guard.run { Launcher.serve(args, "kotlin", AppServer::start) }
 }

@@ -1,9 +1,6 @@
 package loomylin.testing;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
+import loomylin.bench.FreePort;
 
 /** Ports for tests. Prefer {@code --port 0} (a server picks its own) where the port need not be known up front. */
 public final class Ports {
@@ -12,10 +9,6 @@ public final class Ports {
 
     /** A loopback port nothing listened on a moment ago; another process may take it before the test binds it. */
     public static int free() {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException("no free port on loopback", e);
-        }
+        return FreePort.pick();
     }
 }

@@ -13,10 +13,10 @@ import loomylin.cli.UsageError;
 import org.junit.jupiter.api.Test;
 
 /** /proc/self/limits recorded on the project's machine: 20000 open files. */
-class OpenFileLimitTest {
+class DescriptorCheckTest {
 
     private static Path recorded() throws URISyntaxException {
-        return Path.of(OpenFileLimitTest.class.getResource("/bench/limits").toURI());
+        return Path.of(DescriptorCheckTest.class.getResource("/bench/limits").toURI());
     }
 
     private static List<RunSpec> runsAt(String concurrency) {
@@ -25,15 +25,15 @@ class OpenFileLimitTest {
 
     @Test
     void readsTheSoftLimit() throws URISyntaxException {
-        assertEquals(20000, OpenFileLimit.softLimit(recorded()).getAsLong());
-        assertTrue(OpenFileLimit.softLimit(Path.of("/no/such/limits")).isEmpty());
+        assertEquals(20000, DescriptorCheck.softLimit(recorded()).getAsLong());
+        assertTrue(DescriptorCheck.softLimit(Path.of("/no/such/limits")).isEmpty());
     }
 
     @Test
     void twoThousandClientsFitTenThousandDoNot() throws URISyntaxException {
         Path limits = recorded();
-        assertDoesNotThrow(() -> OpenFileLimit.check(runsAt("50,2000"), limits));
-        UsageError e = assertThrows(UsageError.class, () -> OpenFileLimit.check(runsAt("10000"), limits));
+        assertDoesNotThrow(() -> DescriptorCheck.check(runsAt("50,2000"), limits));
+        UsageError e = assertThrows(UsageError.class, () -> DescriptorCheck.check(runsAt("10000"), limits));
         assertTrue(e.getMessage().contains("ulimit -n"), e.getMessage());
     }
 

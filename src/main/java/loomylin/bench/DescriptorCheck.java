@@ -11,8 +11,8 @@ import loomylin.cli.UsageError;
  * Checks that every run's concurrency fits in the open-file limit the children inherit: hey holds one socket
  * per client, a server one per client plus, for /hops-*, one per backend connection (up to one per client).
  */
-final class OpenFileLimit {
-    private OpenFileLimit() {
+final class DescriptorCheck {
+    private DescriptorCheck() {
     }
 
     /** Sockets a process needs besides the per-client ones: jars, logs, epoll, pipes. */

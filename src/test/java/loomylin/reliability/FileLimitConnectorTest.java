@@ -23,7 +23,7 @@ import org.junit.jupiter.api.condition.OS;
  * Jetty "Accept Failure" stack traces; when the connections close, it serves again.
  */
 @EnabledOnOs(OS.LINUX)
-class OpenFilesLimitTest {
+class FileLimitConnectorTest {
     static final int LIMIT = 256;
     static final int CONNECTIONS = 400;
 

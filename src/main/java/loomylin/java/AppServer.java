@@ -8,8 +8,8 @@ import loomylin.web.Routes;
 import org.eclipse.jetty.util.thread.ThreadPool;
 
 /** One Javalin server on the pool the options name, with every route and the handler behind it. */
-public final class Servers {
-    private Servers() {
+public final class AppServer {
+    private AppServer() {
     }
 
     public static Javalin start(ServerOptions options) {

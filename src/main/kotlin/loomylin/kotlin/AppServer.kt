@@ -7,7 +7,7 @@ import loomylin.web.ErrorAnswers
 import loomylin.web.Routes
 
 /** One Javalin server on the pool the options name, with every route and the handler behind it. */
-object Servers {
+object AppServer {
     @JvmStatic
     fun start(options: ServerOptions): Javalin {
         val pool = Pools.create(options.pool, "${options.pool.type().label}-${options.port}")
