@@ -84,7 +84,7 @@ final class BenchFlags {
         List<Integer> out = new ArrayList<>();
         for (String c : raw) {
             // hey needs one file descriptor per client; 10000 stays well inside a 20000 limit with room for hey itself
-            // hey or wrk and the server need a file descriptor per client: OpenFileLimit checks the levels against the limit
+            // hey or wrk and the server need a file descriptor per client: DescriptorCheck checks the levels against the limit
             if (!c.matches("\\d{1,5}") || Integer.parseInt(c) < 1 || Integer.parseInt(c) > 50_000)
                 throw new UsageError("--concurrency takes whole numbers from 1 to 50000, got '" + Params.printable(c) + "'");
             out.add(Integer.parseInt(c));

@@ -50,7 +50,7 @@ final class ConnectionsBench {
     static void main(Flags flags, String commandLine, PrintStream out) {
         if (!Files.isReadable(Path.of("/proc/self/stat")))
             throw new UsageError("the bench measures the clients through /proc, so it runs on Linux only");
-        List<Integer> levels = levels(flags.get("concurrency"), OpenFileLimit.softLimit(Path.of("/proc/self/limits")));
+        List<Integer> levels = levels(flags.get("concurrency"), DescriptorCheck.softLimit(Path.of("/proc/self/limits")));
         int durationS = flags.get("measure") == null ? 30 : flags.integer("measure", 1, 3_600);
         Path dir = Path.of(flags.get("out")).toAbsolutePath();
         try {

@@ -19,7 +19,7 @@ final class DescriptorCheck {
     private static final int SPARE = 200;
 
     static void check(List<RunSpec> runs, Path limits) {
-        RunSpec biggest = runs.stream().max(java.util.Comparator.comparingLong(OpenFileLimit::sockets)).orElse(null);
+        RunSpec biggest = runs.stream().max(java.util.Comparator.comparingLong(DescriptorCheck::sockets)).orElse(null);
         if (biggest == null) return;
         int most = biggest.concurrency();
         long needed = sockets(biggest) + SPARE;

@@ -41,9 +41,9 @@ class DescriptorCheckTest {
     void withoutBackendCallsAServerHoldsOneSocketPerClient() throws URISyntaxException {
         Path limits = recorded();
         List<RunSpec> at18000 = BenchFlags.parse(new String[] {"--pools", "loom", "--endpoints", "wait-blocking?ms=1000", "--concurrency", "18000"}, Map.of()).runs();
-        assertDoesNotThrow(() -> OpenFileLimit.check(at18000, limits));
+        assertDoesNotThrow(() -> DescriptorCheck.check(at18000, limits));
         List<RunSpec> at19900 = BenchFlags.parse(new String[] {"--pools", "loom", "--endpoints", "wait-blocking?ms=1000", "--concurrency", "19900"}, Map.of()).runs();
-        UsageError e = assertThrows(UsageError.class, () -> OpenFileLimit.check(at19900, limits));
+        UsageError e = assertThrows(UsageError.class, () -> DescriptorCheck.check(at19900, limits));
         assertTrue(e.getMessage().contains("concurrency 19900 needs about 20100 open files"), e.getMessage());
     }
 }
