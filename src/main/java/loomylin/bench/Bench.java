@@ -29,6 +29,10 @@ public final class Bench {
             return;
         }
         String commandLine = "java -jar loomylin.jar bench " + String.join(" ", args);
+        if (ConnectionsBench.NAME.equals(flags.get("preset").trim())) { // client models, not servers: its own runner
+            ConnectionsBench.main(flags, commandLine, System.out);
+            return;
+        }
         if (Seed004.NAME.equals(flags.get("preset").trim())) {
             Seed004.run(flags, commandLine, System.out);
             return;

@@ -7,6 +7,7 @@ import java.util.List;
  * Everything one bench needs, read from the command line and environment by {@link BenchFlags}.
  *
  * @param tools           paths given by --hey, --wrk, --oha (absent: look on PATH)
+ * @param hopClient       the servers' {@code --hop-client}: the blocking client behind /hops-blocking
  * @param measureS        the measured window in seconds (see {@link Preset#measureS()})
  * @param remote          the servers of --target and the metrics of --metrics, or null: the bench starts its own
  * @param clientLimitPct  a run whose load generator used more than this share of the machine's CPU is
@@ -14,5 +15,5 @@ import java.util.List;
  */
 record BenchConfig(Preset preset, List<RunSpec> runs, Path out, java.util.Map<Client, Path> tools, String warmup, int warmupConcurrency,
                    RequestRule requests, int measureS, String twin, String heap, int backendDelayMs, int timeoutS, int clientLimitPct,
-                   RemoteServers remote) {
+                   RemoteServers remote, String hopClient) {
 }

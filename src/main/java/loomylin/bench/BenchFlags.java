@@ -15,7 +15,7 @@ final class BenchFlags {
     }
 
     static final List<Flags.Flag> FLAGS = List.of(
-            new Flags.Flag("preset", "smoke|quick|full|latency|seed004", "quick", "which runs to make; the flags below replace its lists"),
+            new Flags.Flag("preset", "smoke|quick|full|latency|scale|hops|seed004|connections", "quick", "which runs to make; the flags below replace its lists"),
             new Flags.Flag("pools", "KIND,KIND,...", null, "pools to compare (default: the preset's); KIND is " + loomylin.jetty.PoolKind.HELP),
             new Flags.Flag("endpoints", "ROUTE[?QUERY],...", null, "endpoints to load, query kept, e.g. wait-blocking?ms=1000 (default: the preset's)"),
             new Flags.Flag("concurrency", "N,N,...", null, "concurrent clients, or open-loop connections, per run (default: the preset's)"),
@@ -37,6 +37,7 @@ final class BenchFlags {
             new Flags.Flag("target-wait", "S", "0", "with --target: how long to wait for the targets and metrics to answer (servers still starting) before giving up"),
             new Flags.Flag("duration", "DURATION", null, "seed004 only: how long each measured run lasts (hey -z), e.g. 8s (default " + Seed004.DURATION + ")"),
             new Flags.Flag("wrk", "PATH", null, "the wrk binary (default: wrk on PATH)"),
+            new Flags.Flag("hop-client", "jdk|url|jetty", "jdk", "the servers' blocking client behind /hops-blocking (compare them with --preset hops)"),
             new Flags.Flag("oha", "PATH", null, "the oha binary (default: oha on PATH, else ~/.cargo/bin/oha)"),
             new Flags.Flag("help", null, null, "print this help and exit"));
 
@@ -61,7 +62,14 @@ final class BenchFlags {
         for (Client c : Client.values()) if (flags.get(c.label()) != null) tools.put(c, Path.of(flags.get(c.label())));
         return new BenchConfig(preset, runs, Path.of(flags.get("out")), tools, warmup, preset.warmupConcurrency(), requests,
                 measureS, twin, heap, flags.integer("backend-delay", 0, Limits.DELAY_MAX), flags.integer("timeout", 1, 600),
-                flags.integer("client-limit", 1, 100), remote);
+                flags.integer("client-limit", 1, 100), remote, hopClient(flags.get("hop-client")));
+    }
+
+    private static String hopClient(String raw) {
+        String client = raw.trim();
+        if (!loomylin.jetty.ServerOptions.HOP_CLIENTS.contains(client))
+            throw new UsageError("--hop-client must be one of " + String.join(", ", loomylin.jetty.ServerOptions.HOP_CLIENTS) + ", got '" + Params.printable(raw) + "'");
+        return client;
     }
 
     /** A comma-separated list, or null when neither the flag nor its variable is set. */
@@ -80,8 +88,9 @@ final class BenchFlags {
         List<Integer> out = new ArrayList<>();
         for (String c : raw) {
             // hey needs one file descriptor per client; 10000 stays well inside a 20000 limit with room for hey itself
-            if (!c.matches("\\d{1,5}") || Integer.parseInt(c) < 1 || Integer.parseInt(c) > 10_000)
-                throw new UsageError("--concurrency takes whole numbers from 1 to 10000, got '" + Params.printable(c) + "'");
+            // hey or wrk and the server need a file descriptor per client: DescriptorCheck checks the levels against the limit
+            if (!c.matches("\\d{1,5}") || Integer.parseInt(c) < 1 || Integer.parseInt(c) > 50_000)
+                throw new UsageError("--concurrency takes whole numbers from 1 to 50000, got '" + Params.printable(c) + "'");
             out.add(Integer.parseInt(c));
         }
         return out;
@@ -149,6 +158,8 @@ final class BenchFlags {
         }
         out.append(String.format("  %-6s %s%n", Seed004.NAME, "the fibers-server seed's experiments 1 and 2: 108 runs of --duration (6s), about 22 minutes on 2 cores;"
                 + " writes seed004.csv and seed004.md"));
+        out.append(String.format("  %-7s %s%n", ConnectionsBench.NAME, "the echo seed: nio, threads and virtual clients x 100-15000 connections and the most the open-file"
+                + " limit allows, against the backend's /echo (1 s); --concurrency lists connections, --measure seconds (30); writes connections.csv/.md/.png"));
         return out.toString();
     }
 

@@ -8,8 +8,8 @@ import java.util.OptionalLong;
 import loomylin.cli.UsageError;
 
 /**
- * Checks that the highest concurrency fits in the open-file limit the children inherit: hey holds one socket
- * per client, a server one per client plus one per backend connection of /hops-* (up to one per client).
+ * Checks that every run's concurrency fits in the open-file limit the children inherit: hey holds one socket
+ * per client, a server one per client plus, for /hops-*, one per backend connection (up to one per client).
  */
 final class DescriptorCheck {
     private DescriptorCheck() {
@@ -19,12 +19,19 @@ final class DescriptorCheck {
     private static final int SPARE = 200;
 
     static void check(List<RunSpec> runs, Path limits) {
-        int most = runs.stream().mapToInt(RunSpec::concurrency).max().orElse(0);
-        long needed = 2L * most + SPARE;
+        RunSpec biggest = runs.stream().max(java.util.Comparator.comparingLong(DescriptorCheck::sockets)).orElse(null);
+        if (biggest == null) return;
+        int most = biggest.concurrency();
+        long needed = sockets(biggest) + SPARE;
         OptionalLong limit = softLimit(limits);
         if (limit.isPresent() && limit.getAsLong() < needed)
             throw new UsageError("concurrency " + most + " needs about " + needed + " open files per process, but the limit is "
                     + limit.getAsLong() + "; raise it (ulimit -n " + needed + ") or lower --concurrency");
+    }
+
+    /** Sockets the server of a run holds at most. */
+    private static long sockets(RunSpec run) {
+        return (run.endpoint().usesBackend() ? 2L : 1L) * run.concurrency();
     }
 
     /** The soft "Max open files" of /proc/self/limits (the JVM raises it to the hard limit, and children inherit that). */

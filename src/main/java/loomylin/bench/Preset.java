@@ -40,7 +40,7 @@ record Preset(String name, String summary, List<Block> blocks, RequestRule reque
         }
     }
 
-    static final List<String> NAMES = List.of("smoke", "quick", "full", "latency");
+    static final List<String> NAMES = List.of("smoke", "quick", "full", "latency", "scale", "hops");
 
     static Preset named(String name) {
         return switch (name.trim().toLowerCase(Locale.ROOT)) {
@@ -48,6 +48,8 @@ record Preset(String name, String summary, List<Block> blocks, RequestRule reque
             case "quick" -> QUICK;
             case "full" -> FULL;
             case "latency" -> LATENCY;
+            case "scale" -> SCALE;
+            case "hops" -> HOPS;
             default -> throw new UsageError("--preset must be one of " + String.join(", ", NAMES) + "; got '" + Params.printable(name) + "'");
         };
     }
@@ -112,4 +114,27 @@ record Preset(String name, String summary, List<Block> blocks, RequestRule reque
                     new Block(List.of("qtp:32", "loom", "qtp-vt:8", "jetty-vtp"), List.of("wait-blocking?ms=100"), List.of(1000), LATENCY_RATES, Client.OHA),
                     new Block(List.of("qtp:32"), List.of("wait-async?ms=100"), List.of(1000), LATENCY_RATES, Client.OHA)),
             new RequestRule(1, 1, 1_000_000), "3s", 100, "512m", 10, 1);
+
+    /**
+     * The servers at connection scale (the three-hop seed saw platform threads degrade beyond 5,000): every client
+     * waits 1 s, at 5000, 10000 and 18000 (about what a 20,000 open-file limit leaves the load generator and the
+     * server) on loom, qtp-vt:8 and a QueuedThreadPool with more threads than clients, and /wait-async on qtp:32.
+     * Memory per in-flight request: (peak_rss_kb - idle_rss_kb) / c from results.csv.
+     */
+    static final Preset SCALE = new Preset("scale", "servers at connection scale: 12 runs at c=5000-18000 with 1 s waits (wrk); about 10 minutes on 2 cores",
+            List.of(
+                    new Block(List.of("loom", "qtp-vt:8"), List.of("wait-blocking?ms=1000"), List.of(5_000, 10_000, 18_000), List.of(), Client.WRK),
+                    new Block(List.of("qtp:5500"), List.of("wait-blocking?ms=1000"), List.of(5_000), List.of(), Client.WRK),
+                    new Block(List.of("qtp:10500"), List.of("wait-blocking?ms=1000"), List.of(10_000), List.of(), Client.WRK),
+                    new Block(List.of("qtp:18500"), List.of("wait-blocking?ms=1000"), List.of(18_000), List.of(), Client.WRK),
+                    new Block(List.of("qtp:32"), List.of("wait-async?ms=1000"), List.of(5_000, 10_000, 18_000), List.of(), Client.WRK)),
+            new RequestRule(2, 1000, 200_000), "4s", 100, "1g", 10, 1);
+
+    /**
+     * P4 for one blocking client: loom /hops-blocking against /hops-async at c=50 and c=1000. Run it once per
+     * {@code --hop-client} (jdk, url, jetty) and compare CPU per request and throughput.
+     */
+    static final Preset HOPS = new Preset("hops", "P4 for the --hop-client: loom /hops-blocking vs /hops-async at c=50 and 1000, 3 repeats; about 3 minutes",
+            List.of(new Block(List.of("loom"), List.of("hops-blocking", "hops-async"), List.of(50, 1000))),
+            new RequestRule(2, 1000, 100_000), "4s", 100, "512m", 6, 3);
 }

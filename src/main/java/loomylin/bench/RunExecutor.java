@@ -92,7 +92,7 @@ final class RunExecutor implements RunMaker {
     /** Picks a free port; if another process grabs it before the server binds, tries another. */
     private ServerProcess start(RunSpec run) throws IOException {
         for (int attempt = 1; ; attempt++) {
-            ServerProcess server = ServerProcess.server(run.pool().toString(), config.twin(), config.heap(), FreePort.pick(), backend, serversLog);
+            ServerProcess server = ServerProcess.server(run.pool().toString(), config.twin(), config.heap(), FreePort.pick(), backend, config.hopClient(), serversLog);
             try {
                 server.awaitPool(run.pool().toString(), config.twin());
                 return server;

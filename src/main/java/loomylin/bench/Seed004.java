@@ -135,7 +135,7 @@ final class Seed004 {
                            String warmup, String duration, int timeoutS, Path serversLog) throws IOException {
         Files.writeString(serversLog, "=== exp " + experiment + " " + ms + " ms c=" + c + " " + pool + "\n", java.nio.file.StandardOpenOption.APPEND);
         URI unused = URI.create("http://" + ServerProcess.HOST + ":1");
-        ServerProcess server = ServerProcess.server(pool, twin, heap, FreePort.pick(), unused, serversLog);
+        ServerProcess server = ServerProcess.server(pool, twin, heap, FreePort.pick(), unused, "jdk", serversLog);
         try {
             server.awaitPool(pool, twin);
             URI url = server.uri("/" + query);

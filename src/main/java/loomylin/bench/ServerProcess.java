@@ -43,10 +43,10 @@ final class ServerProcess implements AutoCloseable {
      * A server on one pool; /hops-* call {@code backend}. Stopping gives in-flight requests 1 s, not the default 5.
      * No admin port: the bench reads the server from /proc, and a measured JVM should serve nothing else.
      */
-    static ServerProcess server(String pool, String twin, String heap, int port, URI backend, Path log) throws IOException {
+    static ServerProcess server(String pool, String twin, String heap, int port, URI backend, String hopClient, Path log) throws IOException {
         List<String> jvm = List.of("-Xms" + heap, "-Xmx" + heap, "-XX:+AlwaysPreTouch");
         List<String> args = List.of("--twin", twin, "--pools", pool, "--host", HOST, "--port", Integer.toString(port),
-                "--backend", backend.toString(), "--accept-queue", "4096", "--grace-ms", "1000", "--admin-port", "0");
+                "--backend", backend.toString(), "--hop-client", hopClient, "--accept-queue", "4096", "--grace-ms", "1000", "--admin-port", "0");
         return start("server " + pool, jvm, args, port, log);
     }
 

@@ -131,7 +131,7 @@ public final class Launcher {
                 running.add(app::stop);
                 o.port = app.port();
                 admin.servers.add(new Watched(app.port(), o.pool.toString(), app.jettyServer().server()));
-                log("port {} on {}: {} ({} twin){}", app.port(), o.pool, o.pool.describe(), twin,
+                log("port {} on {}: {} ({} twin), hop client {}{}", app.port(), o.pool, o.pool.describe(), twin, o.hopClient,
                         o.maxInFlight > 0 ? ", max " + o.maxInFlight + " in flight" : "");
             }
             int adminPort = adminPort(flags, base.port, planned.size());

@@ -17,7 +17,8 @@ import loomylin.web.Params;
  * {@code java -jar loomylin.jar clients --model nio|threads|virtual ...}: the echo seed's experiment over HTTP.
  * Opens every connection first, then for the duration each connection sends its next keep-alive request as soon
  * as its answer arrives; after the duration, requests in flight finish. Throughput = completed / elapsed.
- * Prints one summary line, or one JSON object with {@code --format json}.
+ * Prints one summary line, or one JSON object with {@code --format json}; its CPU time is the whole process's
+ * during the measured period (opening the connections is not in it).
  */
 public final class ClientsCommand {
     private ClientsCommand() {
@@ -72,11 +73,13 @@ public final class ClientsCommand {
         try (Model model = Model.named(modelName)) {
             model.prepare(channels, target, run);
             long start = System.nanoTime();
+            long cpuStart = cpuNanos();
             run.go();
             Thread.sleep(durationS * 1000L);
             run.stop();
             run.awaitEnded(drainS * 1000L);
             double elapsedS = (System.nanoTime() - start) / 1e9;
+            double cpuS = (cpuNanos() - cpuStart) / 1e9;
             Map<String, Object> r = new LinkedHashMap<>();
             r.put("model", modelName);
             r.put("connections", count);
@@ -85,6 +88,7 @@ public final class ClientsCommand {
             r.put("elapsedSeconds", round(elapsedS));
             r.put("completed", run.completed());
             r.put("throughput", round(run.completed() / elapsedS));
+            r.put("cpuSeconds", round(cpuS));
             r.put("failed", run.failed());
             r.put("lost", run.lost());
             r.put("unfinished", run.unfinished());
@@ -96,10 +100,15 @@ public final class ClientsCommand {
     }
 
     static String summary(Map<String, Object> r) {
-        String line = String.format(Locale.ROOT, "clients %s: %d connections (opened in %.2f s), %d completed in %.2f s = %.1f req/s; %d non-2xx, %d connections lost, %d unfinished",
+        String line = String.format(Locale.ROOT, "clients %s: %d connections (opened in %.2f s), %d completed in %.2f s = %.1f req/s, %.2f s CPU; %d non-2xx, %d connections lost, %d unfinished",
                 r.get("model"), (Integer) r.get("connections"), (Double) r.get("connectSeconds"), (Long) r.get("completed"),
-                (Double) r.get("elapsedSeconds"), (Double) r.get("throughput"), (Long) r.get("failed"), (Integer) r.get("lost"), (Long) r.get("unfinished"));
+                (Double) r.get("elapsedSeconds"), (Double) r.get("throughput"), (Double) r.get("cpuSeconds"), (Long) r.get("failed"), (Integer) r.get("lost"), (Long) r.get("unfinished"));
         return r.get("firstLoss") == null ? line : line + " (first loss: " + r.get("firstLoss") + ")";
+    }
+
+    /** CPU time of this whole process (every thread, JIT and GC included), or 0 where the OS does not say. */
+    private static long cpuNanos() {
+        return ProcessHandle.current().info().totalCpuDuration().map(java.time.Duration::toNanos).orElse(0L);
     }
 
     private static double round(double value) {

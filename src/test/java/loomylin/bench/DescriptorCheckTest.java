@@ -36,4 +36,14 @@ class DescriptorCheckTest {
         UsageError e = assertThrows(UsageError.class, () -> DescriptorCheck.check(runsAt("10000"), limits));
         assertTrue(e.getMessage().contains("ulimit -n"), e.getMessage());
     }
+
+    @Test
+    void withoutBackendCallsAServerHoldsOneSocketPerClient() throws URISyntaxException {
+        Path limits = recorded();
+        List<RunSpec> at18000 = BenchFlags.parse(new String[] {"--pools", "loom", "--endpoints", "wait-blocking?ms=1000", "--concurrency", "18000"}, Map.of()).runs();
+        assertDoesNotThrow(() -> DescriptorCheck.check(at18000, limits));
+        List<RunSpec> at19900 = BenchFlags.parse(new String[] {"--pools", "loom", "--endpoints", "wait-blocking?ms=1000", "--concurrency", "19900"}, Map.of()).runs();
+        UsageError e = assertThrows(UsageError.class, () -> DescriptorCheck.check(at19900, limits));
+        assertTrue(e.getMessage().contains("concurrency 19900 needs about 20100 open files"), e.getMessage());
+    }
 }
