@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import loomylin.cli.Flags;
+import loomylin.cli.ProcLimits;
 import loomylin.cli.StartupFailure;
 import loomylin.cli.UsageError;
 import loomylin.web.Json;
@@ -50,7 +51,7 @@ final class ConnectionsBench {
     static void main(Flags flags, String commandLine, PrintStream out) {
         if (!Files.isReadable(Path.of("/proc/self/stat")))
             throw new UsageError("the bench measures the clients through /proc, so it runs on Linux only");
-        List<Integer> levels = levels(flags.get("concurrency"), DescriptorCheck.softLimit(Path.of("/proc/self/limits")));
+        List<Integer> levels = levels(flags.get("concurrency"), ProcLimits.openFiles(Path.of("/proc/self/limits")));
         int durationS = flags.get("measure") == null ? 30 : flags.integer("measure", 1, 3_600);
         Path dir = Path.of(flags.get("out")).toAbsolutePath();
         try {

@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.OptionalLong;
+import loomylin.cli.ProcLimits;
 import loomylin.cli.UsageError;
 
 /**
@@ -23,7 +24,7 @@ final class DescriptorCheck {
         if (biggest == null) return;
         int most = biggest.concurrency();
         long needed = sockets(biggest) + SPARE;
-        OptionalLong limit = softLimit(limits);
+        OptionalLong limit = ProcLimits.openFiles(limits);
         if (limit.isPresent() && limit.getAsLong() < needed)
             throw new UsageError("concurrency " + most + " needs about " + needed + " open files per process, but the limit is "
                     + limit.getAsLong() + "; raise it (ulimit -n " + needed + ") or lower --concurrency");
@@ -34,17 +35,4 @@ final class DescriptorCheck {
         return (run.endpoint().usesBackend() ? 2L : 1L) * run.concurrency();
     }
 
-    /** The soft "Max open files" of /proc/self/limits (the JVM raises it to the hard limit, and children inherit that). */
-    static OptionalLong softLimit(Path limits) {
-        try {
-            for (String line : Files.readAllLines(limits)) {
-                if (!line.startsWith("Max open files")) continue;
-                String soft = line.substring("Max open files".length()).trim().split("\\s+")[0];
-                return soft.matches("\\d+") ? OptionalLong.of(Long.parseLong(soft)) : OptionalLong.empty(); // "unlimited"
-            }
-        } catch (IOException e) {
-            // not Linux, or no /proc: hey will say so itself if it runs out
-        }
-        return OptionalLong.empty();
-    }
 }

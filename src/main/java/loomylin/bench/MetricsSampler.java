@@ -2,7 +2,6 @@ package loomylin.bench;
 
 import java.net.URI;
 import java.time.Duration;
-import java.util.concurrent.locks.LockSupport;
 import loomylin.cli.StartupFailure;
 
 /**
@@ -19,8 +18,7 @@ final class MetricsSampler implements AutoCloseable {
 
     private final URI url;
     private final Duration every;
-    private volatile boolean running;
-    private Thread thread;
+    private final Periodic periodic;
 
     private long peakRssKb = -1;
     private long peakVszKb = -1;
@@ -31,16 +29,11 @@ final class MetricsSampler implements AutoCloseable {
     MetricsSampler(URI url, Duration every) {
         this.url = url;
         this.every = every;
+        this.periodic = new Periodic("bench-metrics-sampler", every, this::sampleOnce);
     }
 
     void start() {
-        running = true;
-        thread = Thread.ofPlatform().daemon().name("bench-metrics-sampler").start(() -> {
-            while (running) {
-                sampleOnce();
-                LockSupport.parkNanos(every.toNanos());
-            }
-        });
+        periodic.start();
     }
 
     /** One scrape folded into the peaks; returns it, or null when it failed. */
@@ -69,14 +62,6 @@ final class MetricsSampler implements AutoCloseable {
     /** Stops sampling (the caller's own last scrape then closes the run). */
     @Override
     public void close() {
-        running = false;
-        if (thread != null) {
-            LockSupport.unpark(thread);
-            try {
-                thread.join(HttpGet.TIMEOUT.plus(HttpGet.CONNECT_TIMEOUT).toMillis() + every.toMillis());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        periodic.stop(HttpGet.TIMEOUT.plus(HttpGet.CONNECT_TIMEOUT).plus(every));
     }
 }

@@ -1,7 +1,6 @@
 package loomylin.bench;
 
 import java.time.Duration;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * Samples a server process while load runs (every {@code every}) and keeps the peaks: resident memory,
@@ -21,9 +20,8 @@ final class ProcSampler implements AutoCloseable {
     private final ProcReader proc;
     private final long serverPid;
     private final Duration every;
+    private final Periodic periodic;
     private volatile long clientPid = -1;
-    private volatile boolean running;
-    private Thread thread;
 
     private long peakRssKb;
     private long peakVszKb;
@@ -35,16 +33,11 @@ final class ProcSampler implements AutoCloseable {
         this.proc = proc;
         this.serverPid = serverPid;
         this.every = every;
+        this.periodic = new Periodic("bench-sampler", every, this::sampleOnce);
     }
 
     void start() {
-        running = true;
-        thread = Thread.ofPlatform().daemon().name("bench-sampler").start(() -> {
-            while (running) {
-                sampleOnce();
-                LockSupport.parkNanos(every.toNanos());
-            }
-        });
+        periodic.start();
     }
 
     /** Follows this client process's CPU time from now on (its last reading stays when it exits). */
@@ -70,15 +63,7 @@ final class ProcSampler implements AutoCloseable {
     /** Stops sampling, after one last sample so the peaks include the moment of the call. */
     @Override
     public void close() {
-        running = false;
-        if (thread != null) {
-            LockSupport.unpark(thread);
-            try {
-                thread.join(Math.max(1000, every.toMillis() * 5));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        periodic.stop(Duration.ofMillis(Math.max(1000, every.toMillis() * 5)));
         sampleOnce();
     }
 }

@@ -51,7 +51,7 @@ public final class ClientsCommand {
             throw new UsageError("--format must be text or json, got '" + Params.printable(format) + "'");
         Target target = Target.parse(flags.get("target"));
         List<InetAddress> sources = SourceAddresses.parse(flags.get("source-addresses"));
-        Limits.check(connections, sources.size(), Path.of("/proc/self/limits"), Path.of("/proc/sys/net/ipv4/ip_local_port_range"));
+        ConnectionLimits.check(connections, sources.size(), Path.of("/proc/self/limits"), Path.of("/proc/sys/net/ipv4/ip_local_port_range"));
 
         Map<String, Object> result;
         try {

@@ -9,6 +9,7 @@ import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import loomylin.cli.ProcLimits;
 import loomylin.cli.UsageError;
 import org.junit.jupiter.api.Test;
 
@@ -25,8 +26,8 @@ class DescriptorCheckTest {
 
     @Test
     void readsTheSoftLimit() throws URISyntaxException {
-        assertEquals(20000, DescriptorCheck.softLimit(recorded()).getAsLong());
-        assertTrue(DescriptorCheck.softLimit(Path.of("/no/such/limits")).isEmpty());
+        assertEquals(20000, ProcLimits.openFiles(recorded()).getAsLong());
+        assertTrue(ProcLimits.openFiles(Path.of("/no/such/limits")).isEmpty());
     }
 
     @Test

@@ -19,6 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 import loomylin.backend.Backend;
+import loomylin.cli.ProcLimits;
 import loomylin.cli.StartupFailure;
 import loomylin.testing.ChildJvm;
 import loomylin.testing.Ports;
@@ -149,7 +150,7 @@ class ClientsTest {
 
     @Test
     void moreConnectionsThanTheOpenFileLimitIsOneLineBeforeAnyConnectionOpens() throws Exception {
-        long limit = Limits.openFiles(java.nio.file.Path.of("/proc/self/limits")).orElse(1_000);
+        long limit = ProcLimits.openFiles(java.nio.file.Path.of("/proc/self/limits")).orElse(1_000);
         try (ChildJvm c = ChildJvm.main("clients", "--model", "virtual", "--connections", String.valueOf(limit + 1),
                 "--target", "http://127.0.0.1:" + backend.port() + "/echo").start()) {
             assertEquals(2, c.exit(Duration.ofSeconds(30)), c.output());
@@ -162,11 +163,11 @@ class ClientsTest {
     @Test
     void limitsAreReadFromProcFiles() {
         java.nio.file.Path limits = java.nio.file.Path.of("src/test/resources/bench/limits");
-        assertEquals(20_000L, Limits.openFiles(limits).orElseThrow());
+        assertEquals(20_000L, ProcLimits.openFiles(limits).orElseThrow());
         loomylin.cli.UsageError e = assertThrows(loomylin.cli.UsageError.class,
-                () -> Limits.check(19_900, 0, limits, java.nio.file.Path.of("/nonexistent")));
+                () -> ConnectionLimits.check(19_900, 0, limits, java.nio.file.Path.of("/nonexistent")));
         assertTrue(e.getMessage().contains("the limit is 20000"), e.getMessage());
-        Limits.check(19_800, 0, limits, java.nio.file.Path.of("/nonexistent"));
+        ConnectionLimits.check(19_800, 0, limits, java.nio.file.Path.of("/nonexistent"));
     }
 
     @Test

@@ -4,21 +4,22 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.OptionalLong;
+import loomylin.cli.ProcLimits;
 import loomylin.cli.UsageError;
 
 /**
  * The two kernel limits on how many connections one client holds, checked before any connection opens: the
  * process's open-file limit (one socket per connection) and the ephemeral port range (ports per source address).
  */
-final class Limits {
+final class ConnectionLimits {
     /** Files the JVM itself holds open besides the sockets: jars, logs, epoll, pipes. */
     static final int SPARE_FILES = 200;
 
-    private Limits() {
+    private ConnectionLimits() {
     }
 
     static void check(int connections, int sourceAddresses, Path procSelfLimits, Path portRange) {
-        OptionalLong files = openFiles(procSelfLimits);
+        OptionalLong files = ProcLimits.openFiles(procSelfLimits);
         if (files.isPresent() && connections + SPARE_FILES > files.getAsLong())
             throw new UsageError(connections + " connections need about " + (connections + SPARE_FILES) + " open files, but the limit is "
                     + files.getAsLong() + "; raise it (ulimit -n) or use at most " + Math.max(0, files.getAsLong() - SPARE_FILES) + " connections");
@@ -30,19 +31,6 @@ final class Limits {
                     + " ports each, but the ephemeral port range has " + ports + "; add --source-addresses (e.g. 127.0.0.2-127.0.0.9)");
     }
 
-    /** The soft "Max open files" of /proc/self/limits (the JVM has raised it to the hard limit by now); empty if unknown or unlimited. */
-    static OptionalLong openFiles(Path procSelfLimits) {
-        try {
-            for (String line : Files.readAllLines(procSelfLimits)) {
-                if (!line.startsWith("Max open files")) continue;
-                String soft = line.substring("Max open files".length()).trim().split("\\s+")[0];
-                return soft.matches("\\d+") ? OptionalLong.of(Long.parseLong(soft)) : OptionalLong.empty();
-            }
-        } catch (IOException e) {
-            // not Linux: the connect that runs out will say so
-        }
-        return OptionalLong.empty();
-    }
 
     /** How many ports /proc/sys/net/ipv4/ip_local_port_range spans; 0 if unknown. */
     static long ephemeralPorts(Path portRange) {
