@@ -24,8 +24,8 @@ final class Seed004Report {
         md.append(String.format(Locale.ROOT, "Machine: %d cores, %d MB, %s; %s; %s; %s%n%n", machine.cores(), machine.memoryKb() / 1024,
                 machine.cpu(), machine.jdk(), machine.os(), machine.date()));
         md.append("Each run: a fresh server JVM on one pool, a ").append(warmup).append(" hey warm-up, then hey for ").append(duration)
-                .append(" (closed loop, `hey -z`); req/s = 2xx answers / ").append(duration)
-                .append(". N/A: the run could not complete (server or hey failed); `(E err)`: E requests without a 2xx answer.\n\n");
+                .append(" (closed loop, `hey -z`); req/s = 2xx answers / hey's wall time, start to exit (hey stops sending at ")
+                .append(duration).append(" but waits for the requests in flight). N/A: the run could not complete (server or hey failed); `(E err)`: E requests without a 2xx answer.\n\n");
         md.append(String.format(Locale.ROOT, "Calibration at bench start: %.0f SHA-256 iterations per ms; %.0f data-file bytes per ms of "
                 + "reading (FileChannel, page cache). The file part is capped at the %d-byte data file.%n%n",
                 cal.iterationsPerMs(), cal.fileBytesPerMs(), Seed004.FILE_CAP));
