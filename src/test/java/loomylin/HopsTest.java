@@ -58,7 +58,8 @@ class HopsTest {
         try {
             HttpResponse<String> r = Http.get("http://127.0.0.1:" + app.port() + route);
             assertEquals(502, r.statusCode(), r.body());
-            assertEquals("backend " + url + " is unreachable at authenticate (could not connect)\n", r.body());
+            // The JDK's HttpClient (all of /hops-async) does not say why a connect failed; HttpURLConnection does.
+            assertTrue(r.body().matches("backend \\Q" + url + "\\E is unreachable at authenticate \\((could not connect|connection refused)\\)\n"), r.body());
             assertTrue(r.headers().firstValue("Content-Type").orElse("").startsWith("text/plain"));
         } finally {
             app.stop();

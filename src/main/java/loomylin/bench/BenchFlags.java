@@ -37,7 +37,7 @@ final class BenchFlags {
             new Flags.Flag("target-wait", "S", "0", "with --target: how long to wait for the targets and metrics to answer (servers still starting) before giving up"),
             new Flags.Flag("duration", "DURATION", null, "seed004 only: how long each measured run lasts (hey -z), e.g. 8s (default " + Seed004.DURATION + ")"),
             new Flags.Flag("wrk", "PATH", null, "the wrk binary (default: wrk on PATH)"),
-            new Flags.Flag("hop-client", "jdk|url|jetty", "jdk", "the servers' blocking client behind /hops-blocking (compare them with --preset hops)"),
+            new Flags.Flag("hop-client", "url|jdk|jetty", "url", "the servers' blocking client behind /hops-blocking (compare them with --preset hops)"),
             new Flags.Flag("oha", "PATH", null, "the oha binary (default: oha on PATH, else ~/.cargo/bin/oha)"),
             new Flags.Flag("help", null, null, "print this help and exit"));
 

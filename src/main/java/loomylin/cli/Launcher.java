@@ -52,7 +52,7 @@ public final class Launcher {
             new Flags.Flag("idle-timeout-ms", "MS", "30000", "close a connection idle this long"),
             new Flags.Flag("hop-connect-timeout-ms", "MS", "2000", "backend connect timeout of /hops-*"),
             new Flags.Flag("hop-timeout-ms", "MS", "5000", "backend answer timeout of each hop"),
-            new Flags.Flag("hop-client", "jdk|url|jetty", "jdk", "the blocking client /hops-blocking waits on: JDK HttpClient.send, HttpURLConnection, Jetty's HttpClient"),
+            new Flags.Flag("hop-client", "url|jdk|jetty", "url", "the blocking client /hops-blocking waits on: HttpURLConnection, JDK HttpClient.send, Jetty's HttpClient"),
             new Flags.Flag("grace-ms", "MS", "5000", "on stop, how long in-flight requests may take to finish; the process ends within this + 1 s"),
             new Flags.Flag("max-in-flight", "N", "0", "requests handled at once per server before the rest queue (Jetty QoSHandler); 0 = no limit"),
             new Flags.Flag("max-in-flight-wait-ms", "MS", "1000", "how long a queued request waits before 503 + Retry-After"),

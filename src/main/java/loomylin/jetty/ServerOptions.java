@@ -18,7 +18,7 @@ public final class ServerOptions {
     public int hopConnectTimeoutMs = 2_000;
     public int hopTimeoutMs = 5_000;
     /** The blocking client /hops-blocking waits on: one of {@link #HOP_CLIENTS}. */
-    public String hopClient = "jdk";
+    public String hopClient = "url";
     /** JDK HttpClient.send, HttpURLConnection, Jetty's HttpClient. */
     public static final List<String> HOP_CLIENTS = List.of("jdk", "url", "jetty");
     /** On stop, in-flight requests get this long to finish. */
