@@ -16,10 +16,9 @@ import sun.misc.SignalHandler;
  * How a Loomylin process ends. On SIGTERM or SIGINT it stops everything it runs, the servers in parallel and
  * the backend last, and exits 0. A request still running when the grace ends is cut off: its connection is
  * closed without an answer and one warning says so; the exit status stays 0. A component whose stop fails
- * makes it exit 1. Whatever happens, the process
- * is gone within the grace plus {@link #OVERRUN_MS}: a watchdog halts it with status 1 if the stop has not
- * finished by then (with the stop's own status if only the JVM's exit was slow). A second signal during a
- * stop halts it at once, status 1.
+ * makes it exit 1. Whatever happens, the process is gone within the grace plus {@link #OVERRUN_MS}: a watchdog
+ * halts it then, with status 1 if the stop has not finished (with the stop's own status if only the JVM's exit
+ * was slow). A second signal during a stop halts it at once, status 1.
  */
 final class Shutdown {
     private static final Logger LOG = LoggerFactory.getLogger("loomylin");
@@ -43,18 +42,16 @@ final class Shutdown {
                 LOG.info("SIG{} again: exiting now", signal.getName());
                 Runtime.getRuntime().halt(1);
             }
-            long signalled = System.nanoTime();
             LOG.info("SIG{}: stopping; in-flight requests have {} ms to finish (signal again to exit now)", signal.getName(), graceMs);
             // The watchdog bounds the whole exit, shutdown hooks included: whatever is still running at the
-            // deadline, the process ends then, 0 if the stop itself was clean, else 1.
+            // deadline, the process ends then, 0 if the stop itself finished cleanly, else 1.
             Thread watchdog = Thread.ofPlatform().daemon().name("loomylin-stop-watchdog").unstarted(() -> {
-                boolean done = false;
                 try {
-                    done = stopped.await(graceMs + OVERRUN_MS, TimeUnit.MILLISECONDS);
-                    if (done) Thread.sleep(Math.max(0, graceMs + OVERRUN_MS - (System.nanoTime() - signalled) / 1_000_000));
+                    Thread.sleep(graceMs + OVERRUN_MS);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
+                boolean done = stopped.getCount() == 0;
                 if (!done) LOG.warn("stop did not finish within {} ms; exiting now", graceMs + OVERRUN_MS);
                 Runtime.getRuntime().halt(done && clean.get() ? 0 : 1);
             });
