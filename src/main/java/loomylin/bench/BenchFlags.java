@@ -159,7 +159,7 @@ final class BenchFlags {
         out.append(String.format("  %-6s %s%n", Seed004.NAME, "the fibers-server seed's experiments 1 and 2: 108 runs of --duration (6s), about 22 minutes on 2 cores;"
                 + " writes seed004.csv and seed004.md"));
         out.append(String.format("  %-7s %s%n", ConnectionsBench.NAME, "the echo seed: nio, threads and virtual clients x 100-15000 connections and the most the open-file"
-                + " limit allows, against the backend's /echo (1 s); --concurrency lists connections, --measure seconds (30); writes connections.csv/.md/.png"));
+                + " limit allows, against the backend's /echo (1 s); --concurrency lists connections, --measure seconds (10), --repeat (3); writes connections.csv/.md/.png"));
         return out.toString();
     }
 

@@ -22,10 +22,13 @@ import loomylin.web.Params;
 /**
  * {@code bench --preset connections}: the echo seed's experiment. One backend JVM answers {@code /echo} after
  * 1 s; for each client model and number of connections a fresh {@code clients} JVM holds that many keep-alive
- * connections for {@code --measure} seconds (default 30) while the bench samples its /proc figures (peak RSS, VSZ, OS
- * threads) as it does for the servers. The client reports its throughput and its CPU time in the measured
- * period. Writes DIR/connections.csv, DIR/connections.md and DIR/connections.png (one line per model).
- * A model that cannot hold a level (platform threads that do not start) is a row with its error, not a failed bench.
+ * connections for {@code --measure} seconds (default 10: ten answers per connection) while the bench samples its /proc
+ * figures (peak RSS, VSZ, OS threads) as it does for the servers. The client reports its throughput and its CPU time
+ * in the measured period. Every level runs {@code --repeat} times (default 3), the models interleaved within a level
+ * (nio, threads, virtual, nio, ...) so that a drift of the machine falls on all of them; the report gives medians with
+ * their range. Writes DIR/connections.csv (a row per run), DIR/connections.md and DIR/connections.png (one line per
+ * model). A model that cannot hold a level (platform threads that do not start) is a row with its error, not a failed
+ * bench.
  */
 final class ConnectionsBench {
     static final String NAME = "connections";
@@ -37,8 +40,11 @@ final class ConnectionsBench {
     static final int SPARE_FILES = 1_000;
     static final String SOURCES = "127.0.0.2-127.0.0.9";
 
+    static final int DEFAULT_MEASURE_S = 10;
+    static final int DEFAULT_REPEAT = 3;
+
     /** One client run: what the client printed, what the bench sampled. */
-    record Row(String model, int connections, long completed, double throughput, double cpuS, long lost, long unfinished,
+    record Row(String model, int connections, int repeat, long completed, double throughput, double cpuS, long lost, long unfinished,
                long peakRssKb, long peakVszKb, int peakThreads, String error) {
         double cpuPerRequestMs() {
             return completed == 0 ? Double.NaN : cpuS * 1000 / completed;
@@ -52,10 +58,11 @@ final class ConnectionsBench {
         if (!Files.isReadable(Path.of("/proc/self/stat")))
             throw new UsageError("the bench measures the clients through /proc, so it runs on Linux only");
         List<Integer> levels = levels(flags.get("concurrency"), ProcLimits.openFiles(Path.of("/proc/self/limits")));
-        int durationS = flags.get("measure") == null ? 30 : flags.integer("measure", 1, 3_600);
+        int durationS = flags.get("measure") == null ? DEFAULT_MEASURE_S : flags.integer("measure", 1, 3_600);
+        int repeat = flags.get("repeat") == null ? DEFAULT_REPEAT : flags.integer("repeat", 1, 20);
         Path dir = Path.of(flags.get("out")).toAbsolutePath();
         try {
-            run(dir, MODELS, levels, durationS, commandLine, out);
+            run(dir, MODELS, levels, durationS, repeat, commandLine, out);
         } catch (IOException e) {
             throw new StartupFailure("bench: " + e.getMessage());
         } catch (InterruptedException e) {
@@ -84,28 +91,31 @@ final class ConnectionsBench {
         return levels;
     }
 
-    static List<Row> run(Path dir, List<String> models, List<Integer> levels, int durationS, String commandLine, PrintStream out)
+    static List<Row> run(Path dir, List<String> models, List<Integer> levels, int durationS, int repeat, String commandLine, PrintStream out)
             throws IOException, InterruptedException {
         Files.createDirectories(dir);
         Path backendLog = dir.resolve("backend.log");
         Path clientsLog = dir.resolve("clients.log");
         Files.writeString(backendLog, "");
         Files.writeString(clientsLog, "");
-        out.printf("bench: preset connections, %d runs (%s x %s connections, %d s each) -> %s%n",
-                models.size() * levels.size(), models, levels, durationS, dir);
+        int total = models.size() * levels.size() * repeat;
+        out.printf("bench: preset connections, %d runs (%s x %s connections x %d repeats, %d s each) -> %s%n",
+                total, models, levels, repeat, durationS, dir);
         List<Row> rows = new ArrayList<>();
         try (ServerProcess backend = ServerProcess.backend(FreePort.pick(), 1_000, backendLog)) {
             backend.awaitReady("/echo?delay=0");
             String target = backend.uri("/echo?delay=1000&bytes=32").toString();
             int i = 0;
-            for (String model : models) {
+            for (int r = 1; r <= repeat; r++) {
                 for (int connections : levels) {
-                    Row row = client(model, connections, durationS, target, clientsLog);
-                    rows.add(row);
-                    out.printf("bench: %d/%d %s %d connections: %s%n", ++i, models.size() * levels.size(), model, connections,
-                            row.error() != null ? "failed: " + row.error()
-                                    : String.format(Locale.ROOT, "%.1f req/s, %.1f s CPU, RSS %d MB, %d threads",
-                                    row.throughput(), row.cpuS(), row.peakRssKb() / 1024, row.peakThreads()));
+                    for (String model : models) {
+                        Row row = client(model, connections, r, durationS, target, clientsLog);
+                        rows.add(row);
+                        out.printf("bench: %d/%d %s %d connections: %s%n", ++i, total, model, connections,
+                                row.error() != null ? "failed: " + row.error()
+                                        : String.format(Locale.ROOT, "%.1f req/s, %.1f s CPU, RSS %d MB, %d threads",
+                                        row.throughput(), row.cpuS(), row.peakRssKb() / 1024, row.peakThreads()));
+                    }
                 }
             }
         }
@@ -115,7 +125,7 @@ final class ConnectionsBench {
     }
 
     /** One {@code clients} JVM, sampled while it runs. */
-    private static Row client(String model, int connections, int durationS, String target, Path log) throws IOException, InterruptedException {
+    private static Row client(String model, int connections, int repeat, int durationS, String target, Path log) throws IOException, InterruptedException {
         List<String> command = List.of(ServerProcess.java(), "-cp", System.getProperty("java.class.path"), "loomylin.Main",
                 "clients", "--model", model, "--connections", Integer.toString(connections), "--duration", Integer.toString(durationS),
                 "--target", target, "--source-addresses", SOURCES, "--format", "json");
@@ -134,7 +144,7 @@ final class ConnectionsBench {
                 // opening up to 50,000 connections, the measured period, the drain (at most 30 s), the JVM's start and stop
                 if (!process.waitFor(durationS + 180L, TimeUnit.SECONDS)) {
                     ChildProcesses.stop(process, Duration.ofSeconds(5));
-                    return failed(model, connections, "still running after " + (durationS + 180) + " s; killed");
+                    return failed(model, connections, repeat, "still running after " + (durationS + 180) + " s; killed");
                 }
                 sampler.close();
                 peaks = sampler.peaks();
@@ -142,10 +152,10 @@ final class ConnectionsBench {
             String printed = Files.readString(json).strip();
             if (process.exitValue() != 0 || printed.isEmpty()) {
                 List<String> lines = Files.readAllLines(log);
-                return failed(model, connections, "exit " + process.exitValue() + ": " + (lines.isEmpty() ? "" : lines.get(lines.size() - 1)));
+                return failed(model, connections, repeat, "exit " + process.exitValue() + ": " + (lines.isEmpty() ? "" : lines.get(lines.size() - 1)));
             }
             Map<?, ?> r = (Map<?, ?>) Json.parse(printed.lines().reduce((a, b) -> b).orElseThrow());
-            return new Row(model, connections, number(r, "completed"), ((Number) r.get("throughput")).doubleValue(),
+            return new Row(model, connections, repeat, number(r, "completed"), ((Number) r.get("throughput")).doubleValue(),
                     ((Number) r.get("cpuSeconds")).doubleValue(), number(r, "lost"), number(r, "unfinished"),
                     peaks.rssKb(), peaks.vszKb(), peaks.threads(), null);
         } finally {
@@ -157,7 +167,7 @@ final class ConnectionsBench {
         return ((Number) r.get(name)).longValue();
     }
 
-    private static Row failed(String model, int connections, String error) {
-        return new Row(model, connections, 0, Double.NaN, Double.NaN, 0, 0, 0, 0, 0, error);
+    private static Row failed(String model, int connections, int repeat, String error) {
+        return new Row(model, connections, repeat, 0, Double.NaN, Double.NaN, 0, 0, 0, 0, 0, error);
     }
 }

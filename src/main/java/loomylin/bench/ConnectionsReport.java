@@ -9,7 +9,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.ToDoubleFunction;
 import javax.imageio.ImageIO;
 import loomylin.bench.ConnectionsBench.Row;
@@ -22,8 +24,9 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
  * What {@code bench --preset connections} writes: connections.csv (a row per client run), connections.md (the
- * table and the command) and connections.png, the seed's layout: a 3 x 2 grid against connections, one line per
- * client model (throughput, CPU time, CPU per request, peak RSS, peak VSZ, peak OS threads).
+ * table of medians with their range, and the command) and connections.png, the seed's layout: a 3 x 2 grid against
+ * connections, one line per client model through the medians (throughput, CPU time, CPU per request, peak RSS,
+ * peak VSZ, peak OS threads).
  */
 final class ConnectionsReport {
     private static final int CELL_WIDTH = 600;
@@ -45,9 +48,9 @@ final class ConnectionsReport {
     }
 
     static void write(Path dir, String commandLine, int durationS, List<Row> rows) throws IOException {
-        StringBuilder csv = new StringBuilder("model,connections,completed,throughput_rps,cpu_s,cpu_per_request_ms,peak_rss_kb,peak_vsz_kb,peak_threads,lost,unfinished,error\n");
+        StringBuilder csv = new StringBuilder("model,connections,repeat,completed,throughput_rps,cpu_s,cpu_per_request_ms,peak_rss_kb,peak_vsz_kb,peak_threads,lost,unfinished,error\n");
         for (Row r : rows)
-            csv.append(String.format(Locale.ROOT, "%s,%d,%d,%.1f,%.2f,%.4f,%d,%d,%d,%d,%d,%s%n", r.model(), r.connections(), r.completed(),
+            csv.append(String.format(Locale.ROOT, "%s,%d,%d,%d,%.1f,%.2f,%.4f,%d,%d,%d,%d,%d,%s%n", r.model(), r.connections(), r.repeat(), r.completed(),
                     r.throughput(), r.cpuS(), r.cpuPerRequestMs(), r.peakRssKb(), r.peakVszKb(), r.peakThreads(), r.lost(), r.unfinished(),
                     r.error() == null ? "" : "\"" + r.error().replace("\"", "'") + "\""));
         Files.writeString(dir.resolve("connections.csv"), csv);
@@ -57,18 +60,41 @@ final class ConnectionsReport {
 
     static String markdown(String commandLine, int durationS, List<Row> rows) {
         StringBuilder md = new StringBuilder("# Client models at connection scale\n\n`" + commandLine + "`: each client JVM holds N keep-alive "
-                + "connections to the backend's /echo (1 s delay, 32 bytes) for " + durationS + " s; CPU is the client's during that period.\n\n"
-                + "| model | connections | req/s | CPU s | CPU ms/req | peak RSS MB | peak VSZ MB | peak threads | lost | unfinished |\n"
-                + "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-        for (Row r : rows) {
-            if (r.error() != null) {
-                md.append(String.format("| %s | %d | failed: %s |||||||| %n", r.model(), r.connections(), r.error().replace("|", "/")));
+                + "connections to the backend's /echo (1 s delay, 32 bytes) for " + durationS + " s; CPU is the client's during that period. "
+                + "Median (min-max) of the runs; lost and unfinished are summed over them.\n\n"
+                + "| model | connections | runs | req/s | CPU s | CPU ms/req | peak RSS MB | peak VSZ MB | peak threads | lost | unfinished |\n"
+                + "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (Cell c : cells(rows)) {
+            List<Row> ok = c.runs().stream().filter(r -> r.error() == null).toList();
+            String runs = ok.size() == c.runs().size() ? Integer.toString(ok.size()) : ok.size() + " of " + c.runs().size();
+            if (ok.isEmpty()) {
+                String error = c.runs().get(c.runs().size() - 1).error().replace("|", "/");
+                md.append(String.format("| %s | %d | %s | failed: %s ||||||| %n", c.model(), c.connections(), runs, error));
                 continue;
             }
-            md.append(String.format(Locale.ROOT, "| %s | %d | %.1f | %.2f | %.3f | %d | %d | %d | %d | %d |%n", r.model(), r.connections(),
-                    r.throughput(), r.cpuS(), r.cpuPerRequestMs(), r.peakRssKb() / 1024, r.peakVszKb() / 1024, r.peakThreads(), r.lost(), r.unfinished()));
+            md.append(String.format(Locale.ROOT, "| %s | %d | %s | %s | %s | %s | %s | %s | %s | %d | %d |%n", c.model(), c.connections(), runs,
+                    spread(ok, Row::throughput).text(1), spread(ok, Row::cpuS).text(2), spread(ok, Row::cpuPerRequestMs).text(3),
+                    spread(ok, r -> r.peakRssKb() / 1024.0).text(0), spread(ok, r -> r.peakVszKb() / 1024.0).text(0),
+                    spread(ok, Row::peakThreads).text(0), ok.stream().mapToLong(Row::lost).sum(), ok.stream().mapToLong(Row::unfinished).sum()));
         }
         return md.toString();
+    }
+
+    /** The runs of one model at one level, in the order the levels and models first appear. */
+    private record Cell(String model, int connections, List<Row> runs) {
+    }
+
+    private static List<Cell> cells(List<Row> rows) {
+        Map<String, Cell> cells = new LinkedHashMap<>();
+        for (String model : ConnectionsBench.MODELS)
+            for (Row r : rows)
+                if (r.model().equals(model))
+                    cells.computeIfAbsent(model + " " + r.connections(), k -> new Cell(model, r.connections(), new ArrayList<>())).runs().add(r);
+        return List.copyOf(cells.values());
+    }
+
+    private static Spread spread(List<Row> runs, ToDoubleFunction<Row> value) {
+        return Spread.of(runs.stream().map(value::applyAsDouble).toList());
     }
 
     private static void chart(Path file, List<Row> rows) throws IOException {
@@ -101,10 +127,11 @@ final class ConnectionsReport {
             String model = ConnectionsBench.MODELS.get(m);
             List<Double> x = new ArrayList<>();
             List<Double> y = new ArrayList<>();
-            for (Row r : rows) {
-                double v = metric.value().applyAsDouble(r);
-                if (!r.model().equals(model) || r.error() != null || Double.isNaN(v)) continue;
-                x.add((double) r.connections());
+            for (Cell c : cells(rows)) {
+                if (!c.model().equals(model)) continue;
+                double v = spread(c.runs().stream().filter(r -> r.error() == null).toList(), metric.value()).median();
+                if (Double.isNaN(v)) continue;
+                x.add((double) c.connections());
                 y.add(v);
             }
             if (x.isEmpty()) continue;

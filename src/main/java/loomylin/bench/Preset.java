@@ -121,14 +121,14 @@ record Preset(String name, String summary, List<Block> blocks, RequestRule reque
      * server) on loom, qtp-vt:8 and a QueuedThreadPool with more threads than clients, and /wait-async on qtp:32.
      * Memory per in-flight request: (peak_rss_kb - idle_rss_kb) / c from results.csv.
      */
-    static final Preset SCALE = new Preset("scale", "servers at connection scale: 12 runs at c=5000-18000 with 1 s waits (wrk); about 10 minutes on 2 cores",
+    static final Preset SCALE = new Preset("scale", "servers at connection scale: 12 configurations x 3 repeats at c=5000-18000 with 1 s waits (wrk); about 15 minutes on 2 cores",
             List.of(
                     new Block(List.of("loom", "qtp-vt:8"), List.of("wait-blocking?ms=1000"), List.of(5_000, 10_000, 18_000), List.of(), Client.WRK),
                     new Block(List.of("qtp:5500"), List.of("wait-blocking?ms=1000"), List.of(5_000), List.of(), Client.WRK),
                     new Block(List.of("qtp:10500"), List.of("wait-blocking?ms=1000"), List.of(10_000), List.of(), Client.WRK),
                     new Block(List.of("qtp:18500"), List.of("wait-blocking?ms=1000"), List.of(18_000), List.of(), Client.WRK),
                     new Block(List.of("qtp:32"), List.of("wait-async?ms=1000"), List.of(5_000, 10_000, 18_000), List.of(), Client.WRK)),
-            new RequestRule(2, 1000, 200_000), "4s", 100, "1g", 10, 1);
+            new RequestRule(2, 1000, 200_000), "4s", 100, "1g", 10, 3);
 
     /**
      * P4 for one blocking client: loom /hops-blocking against /hops-async at c=50 and c=1000. Run it once per

@@ -21,9 +21,12 @@ class ConnectionsBenchTest {
     @Test
     void everyModelRunsAndTheFilesAreWritten(@TempDir Path dir) throws Exception {
         ByteArrayOutputStream progress = new ByteArrayOutputStream();
-        List<ConnectionsBench.Row> rows = ConnectionsBench.run(dir, ConnectionsBench.MODELS, List.of(100, 200), 1,
-                "bench --preset connections --concurrency 100,200 --duration 1", new PrintStream(progress, true));
-        assertEquals(6, rows.size(), progress.toString());
+        List<ConnectionsBench.Row> rows = ConnectionsBench.run(dir, ConnectionsBench.MODELS, List.of(100, 200), 1, 2,
+                "bench --preset connections --concurrency 100,200 --measure 1 --repeat 2", new PrintStream(progress, true));
+        assertEquals(12, rows.size(), progress.toString());
+        assertEquals(List.of("nio 100 1", "threads 100 1", "virtual 100 1", "nio 200 1"),
+                rows.stream().limit(4).map(r -> r.model() + " " + r.connections() + " " + r.repeat()).toList(),
+                "the models interleave within a level, the levels within a repeat");
         for (ConnectionsBench.Row r : rows) {
             assertNull(r.error(), r.toString());
             assertTrue(r.completed() >= r.connections(), "each connection's first request completes: " + r);
@@ -32,10 +35,10 @@ class ConnectionsBenchTest {
             if (r.model().equals("threads")) assertTrue(r.peakThreads() >= r.connections(), "a platform thread per connection: " + r);
             else assertTrue(r.peakThreads() < r.connections(), "no OS thread per connection: " + r);
         }
-        assertEquals(7, Files.readAllLines(dir.resolve("connections.csv")).size());
+        assertEquals(13, Files.readAllLines(dir.resolve("connections.csv")).size());
         assertTrue(Files.size(dir.resolve("connections.png")) > 0);
         String md = Files.readString(dir.resolve("connections.md"));
-        assertTrue(md.contains("| virtual | 200 |"), md);
+        assertTrue(md.contains("| virtual | 200 | 2 |"), md);
     }
 
     @Test

@@ -56,9 +56,10 @@ class TargetsTest {
         assertEquals("P2 1.056 PASS", v.get(1));
         assertEquals("P2 0.947 PASS", v.get(2));
         assertEquals("P3 1.000 (0.900-1.100) NOISE", v.get(3));
-        assertEquals("P4 1.050 PASS", v.get(4));
-        assertEquals("P5 33 MISS", v.get(5));
-        assertEquals("P6 0.400 PASS", v.get(6));
+        assertEquals("P4 1.050 PASS", v.get(4)); // 2100 of 2000 req/s
+        assertEquals("P4 0.952 PASS", v.get(5)); // CPU per request: 1000 / 2100 of 1000 / 2000 ms
+        assertEquals("P5 33 MISS", v.get(6));
+        assertEquals("P6 0.400 PASS", v.get(7));
         assertEquals("P10 0.500 (0.450-0.550) MISS", v.get(v.size() - 1));
     }
 
