@@ -101,7 +101,7 @@ final class Seed004 {
             Machine machine = Machine.describe(java.util.Map.of(Client.HEY, hey));
             out.printf("bench: preset %s, %d runs of %s each, about %d minutes; calibrating%n", NAME, runs, duration, (estimateS + 59) / 60);
             Calibration calibration = Calibration.measure();
-            out.printf("bench: %.0f SHA-256 iterations per ms, %.0f file bytes per ms of reading%n",
+            out.printf("bench: %.0f SHA-256 iterations per ms, %.0f file bytes per ms of reading and sending%n",
                     calibration.iterationsPerMs(), calibration.fileBytesPerMs());
             List<Row> rows = new ArrayList<>();
             Path csv = dir.resolve("seed004.csv");

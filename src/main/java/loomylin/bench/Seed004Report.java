@@ -27,9 +27,9 @@ final class Seed004Report {
                 .append(" (closed loop, `hey -z`); req/s = 2xx answers / hey's wall time, start to exit (hey stops sending at ")
                 .append(duration).append(" but waits for the requests in flight). N/A: the run could not complete (server or hey failed); `(E err)`: E requests without a 2xx answer.\n\n");
         md.append(String.format(Locale.ROOT, "Calibration at bench start: %.0f SHA-256 iterations per ms; %.0f data-file bytes per ms of "
-                + "reading (FileChannel, page cache). The file part is capped at the %d-byte data file.%n%n",
+                + "serving (read with a FileChannel from the page cache and written to a loopback socket). The file part is capped at the %d-byte data file.%n%n",
                 cal.iterationsPerMs(), cal.fileBytesPerMs(), Seed004.FILE_CAP));
-        md.append("| experiment | request | /mixed query | CPU ms | sleep ms | file read ms |\n|---|---|---|---|---|---|\n");
+        md.append("| experiment | request | /mixed query | CPU ms | sleep ms | file ms |\n|---|---|---|---|---|---|\n");
         for (int e = 1; e <= Seed004.EXPERIMENTS.size(); e++) {
             Seed004.Mix mix = Seed004.EXPERIMENTS.get(e - 1);
             for (int ms : Seed004.REQUEST_MS) {
