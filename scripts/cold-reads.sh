@@ -78,5 +78,6 @@ for kind in "${POOLS[@]}"; do
         round warm
     done
     kill "$SERVER"; wait "$SERVER" 2>/dev/null; SERVER=""
-    [[ -e $FILE ]] && echo "  data file still there after SIGTERM!"
+    if [[ -e $FILE ]]; then echo "  data file still there after SIGTERM!"; exit 1; fi
 done
+exit 0

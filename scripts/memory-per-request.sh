@@ -47,10 +47,11 @@ trap cleanup EXIT
 figures() {
     "$JCMD" "$SERVER" GC.run >/dev/null 2>&1
     local heap rss threads
-    heap=$("$JCMD" "$SERVER" GC.heap_info 2>/dev/null | sed -n 's/.*total [0-9]*K, used \([0-9]*\)K.*/\1/p' | head -1)
+    heap=$("$JCMD" "$SERVER" GC.heap_info 2>/dev/null | sed -n 's/.*heap .*, used \([0-9]*\)K.*/\1/p' | head -1)
     rss=$(awk '/^VmRSS:/ {print $2}' "/proc/$SERVER/status")
     threads=$(awk '/^Threads:/ {print $2}' "/proc/$SERVER/status")
-    echo "${heap:-0} ${rss:-0} ${threads:-0}"
+    [[ $heap =~ ^[0-9]+$ && $rss =~ ^[0-9]+$ ]] || { echo "bad"; return; }
+    echo "$heap $rss $threads"
 }
 
 # starts the server on pool $1 and waits until it answers
@@ -70,6 +71,7 @@ echo "memory-per-request: $C requests in flight, heap $HEAP, $("$JAVA" -version 
 start qtp:8
 for route in wait-blocking wait-async; do curl -s -o /dev/null "http://127.0.0.1:$PORT/$route?ms=1"; done
 read -r base_heap base_rss base_threads <<< "$(figures)"
+[[ $base_heap =~ ^[0-9]+$ ]] || die "could not read the heap in use (jcmd GC.heap_info) or VmRSS of the server"
 stop
 echo "baseline (qtp:8, idle): heap $(( base_heap / 1024 )) MB live, RSS $(( base_rss / 1024 )) MB, $base_threads threads"
 printf "%-14s %12s %12s %10s %10s %8s\n" pool "heap KB/req" "RSS KB/req" "sum KB/req" "in flight" threads
@@ -82,6 +84,7 @@ for spec in "${POOLS[@]}"; do
     LOAD=$!
     sleep "$SETTLE"
     read -r heap rss threads <<< "$(figures)"
+    [[ $heap =~ ^[0-9]+$ ]] || die "could not read the heap in use (jcmd GC.heap_info) or VmRSS of the $spec server"
     inflight=$(curl -s "http://127.0.0.1:$PORT/pool" | sed -n 's/.*"inFlight":\([0-9]*\).*/\1/p')
     stop
     awk -v p="$spec" -v h=$(( heap - base_heap )) -v r=$(( rss - base_rss )) -v c="$C" -v a="${inflight:--}" -v t="$threads" \

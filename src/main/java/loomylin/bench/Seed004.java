@@ -59,11 +59,22 @@ final class Seed004 {
             "2/100", new int[][] {{1012, 1025}, {1925, 1850}, {1944, 1797}, {1953, 1523}, {1871, 1623}, {1918, 1570}},
             "2/1000", new int[][] {{100, 99}, {206, 197}, {206, 221}, {198, 175}, {199, 173}, {198, 169}});
 
-    /** One finished (or failed) run. {@code failure} null = completed. */
+    /**
+     * One finished (or failed) run. {@code failure} null = completed. {@code ok} and {@code errors} count the
+     * answers in hey's CSV, which lists only requests that got an answer.
+     */
     record Row(int experiment, int ms, int concurrency, String pool, String query, int ok, int errors, double rps,
                double p50Ms, double p99Ms, String failure) {
+        /**
+         * At least this many requests got no answer at all: each of the c clients sends until the duration ends
+         * and hey waits for the last one up to its timeout, so fewer answers than clients means the rest timed out.
+         */
+        int unanswered() {
+            return failure != null ? 0 : Math.max(0, concurrency - ok - errors);
+        }
+
         boolean complete() {
-            return failure == null && errors == 0;
+            return failure == null && errors == 0 && unanswered() == 0;
         }
     }
 

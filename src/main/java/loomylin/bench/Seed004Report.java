@@ -25,7 +25,8 @@ final class Seed004Report {
                 machine.cpu(), machine.jdk(), machine.os(), machine.date()));
         md.append("Each run: a fresh server JVM on one pool, a ").append(warmup).append(" hey warm-up, then hey for ").append(duration)
                 .append(" (closed loop, `hey -z`); req/s = 2xx answers / hey's wall time, start to exit (hey stops sending at ")
-                .append(duration).append(" but waits for the requests in flight). N/A: the run could not complete (server or hey failed); `(E err)`: E requests without a 2xx answer.\n\n");
+                .append(duration).append(" but waits for the requests in flight). N/A: the run could not complete (server or hey failed); `(E err)`: E answers that were not 2xx; ")
+                .append("`(>= U unanswered)`: fewer answers than clients, so at least U requests were still unanswered at hey's timeout (hey's CSV lists answered requests only).\n\n");
         md.append(String.format(Locale.ROOT, "Calibration at bench start: %.0f SHA-256 iterations per ms; %.0f data-file bytes per ms of "
                 + "serving (read with a FileChannel from the page cache and written to a loopback socket). The file part is capped at the %d-byte data file.%n%n",
                 cal.iterationsPerMs(), cal.fileBytesPerMs(), Seed004.FILE_CAP));
@@ -91,9 +92,10 @@ final class Seed004Report {
         return rps < 0 ? "N/A" : Integer.toString(rps);
     }
 
-    private static String cell(Seed004.Row r) {
+    static String cell(Seed004.Row r) {
         if (r == null) return "";
         if (r.failure() != null) return "N/A";
-        return String.format(Locale.ROOT, "%.0f", r.rps()) + (r.errors() > 0 ? " (" + r.errors() + " err)" : "");
+        return String.format(Locale.ROOT, "%.0f", r.rps()) + (r.errors() > 0 ? " (" + r.errors() + " err)" : "")
+                + (r.unanswered() > 0 ? " (>= " + r.unanswered() + " unanswered)" : "");
     }
 }

@@ -35,15 +35,26 @@ class Seed004Test {
         List<Seed004.Row> rows = new ArrayList<>();
         for (int ms : Seed004.REQUEST_MS) {
             for (int c : List.of(100, 1000, 2000)) {
-                rows.add(new Seed004.Row(1, ms, c, "loom", "q", 10, 0, 100, 1, 2, null));
+                rows.add(new Seed004.Row(1, ms, c, "loom", "q", 2 * c, 0, 100, 1, 2, null));
                 boolean failed = ms == 1000 && c == 2000;
-                rows.add(new Seed004.Row(1, ms, c, "qtp:1000", "q", 10, ms == 1000 && c == 1000 ? 5 : 0, c == 100 ? 150 : 90, 1, 2,
+                rows.add(new Seed004.Row(1, ms, c, "qtp:1000", "q", 2 * c, ms == 1000 && c == 1000 ? 5 : 0, c == 100 ? 150 : 90, 1, 2,
                         failed ? "server exited" : null));
             }
         }
         String verdict = Seed004Report.verdict(1, Seed004.index(rows), List.of(100, 1000, 2000));
         assertTrue(verdict.contains("loom at or above qtp:1000 in 6 of 9 cells (does not hold everywhere)"), verdict);
         assertTrue(verdict.contains("qtp:1000 completed 0 of 2 of them without errors (holds)"), verdict);
+    }
+
+    @Test
+    void fewerAnswersThanClientsIsARunThatDidNotComplete() {
+        Seed004.Row timedOut = new Seed004.Row(1, 1000, 2000, "loom", "q", 2, 0, 0.1, 20_000, 20_000, null);
+        assertEquals(1998, timedOut.unanswered());
+        assertTrue(!timedOut.complete());
+        assertEquals("0 (>= 1998 unanswered)", Seed004Report.cell(timedOut));
+        Seed004.Row fine = new Seed004.Row(1, 10, 100, "loom", "q", 4000, 0, 400, 200, 300, null);
+        assertEquals(0, fine.unanswered());
+        assertEquals("400", Seed004Report.cell(fine));
     }
 
     @Test
