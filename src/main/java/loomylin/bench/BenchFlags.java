@@ -156,7 +156,7 @@ final class BenchFlags {
             Preset p = Preset.named(name);
             out.append(String.format("  %-7s %s%n", name, p.summary()));
         }
-        out.append(String.format("  %-6s %s%n", Seed004.NAME, "the fibers-server seed's experiments 1 and 2: 108 runs of --duration (6s), about 22 minutes on 2 cores;"
+        out.append(String.format("  %-6s %s%n", Seed004.NAME, "the fibers-server seed's experiments 1 and 2: 108 runs of --duration (6s), 31 minutes on 2 quiet cores;"
                 + " writes seed004.csv and seed004.md"));
         out.append(String.format("  %-7s %s%n", ConnectionsBench.NAME, "the echo seed: nio, threads and virtual clients x 100-15000 connections and the most the open-file"
                 + " limit allows, against the backend's /echo (1 s); --concurrency lists connections, --measure seconds (10), --repeat (3); writes connections.csv/.md/.png"));

@@ -48,7 +48,7 @@ final class Seed004 {
     static final String WARMUP = "1s";
     static final String HEAP = "1g";
     /** Server start, warm-up slack and stop, per run, for the estimate printed at the start. */
-    static final int OVERHEAD_S = 5;
+    static final int OVERHEAD_S = 10;
 
     /** The seed's published req/s (fibers, kernel) per experiment, request time and concurrency; -1 = N/A. */
     static final Map<String, int[][]> SEED = Map.of(
