@@ -5,7 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 
-/** Reads a process's stat and status files under a proc root: /proc, or a directory of recorded samples in tests. */
+/** Reads a process's stat and status files, and the machine's stat, under a proc root: /proc, or a directory of recorded samples in tests. */
 public final class ProcReader {
     public static final ProcReader SYSTEM = new ProcReader(Path.of("/proc"));
 
@@ -22,6 +22,15 @@ public final class ProcReader {
 
     public Optional<ProcStatus> status(long pid) {
         return read(pid, "status").map(ProcStatus::parse);
+    }
+
+    /** The machine's CPU times; empty where there is no /proc/stat. */
+    Optional<CpuTimes> cpuTimes() {
+        try {
+            return Optional.of(CpuTimes.parse(Files.readString(root.resolve("stat"))));
+        } catch (IOException | IllegalArgumentException e) {
+            return Optional.empty();
+        }
     }
 
     private Optional<String> read(long pid, String file) {

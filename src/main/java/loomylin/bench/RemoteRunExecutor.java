@@ -78,6 +78,6 @@ final class RemoteRunExecutor implements RunMaker {
         }
         return new RunResult(run, twin, m.sent(), m.answered(), m.ok(), m.sent() - m.ok(), m.wallS(), m.ok() / m.wallS(),
                 warmupRps, m.latency(), cpuS, idleRss, peakRss, peakVsz, threads,
-                m.clientCpuS(), clientPct, Double.NaN, clientPct > config.clientLimitPct());
+                m.clientCpuS(), clientPct, Double.NaN, clientPct > config.clientLimitPct(), Double.NaN); // steal: the servers' machine is not ours to read
     }
 }

@@ -46,11 +46,13 @@ final class RunExecutor implements RunMaker {
                 double warmupRps = HeyRun.warmUp(tools.get(Client.HEY), url, config.warmup(),
                         Math.min(run.concurrency(), config.warmupConcurrency()), config.timeoutS());
                 long cpuBefore = cpuTicks(server);
+                java.util.Optional<CpuTimes> machineBefore = ProcReader.SYSTEM.cpuTimes();
                 Measured measured = measure(config, tools, cores, run, url, warmupRps, sampler);
                 long cpuAfter = cpuTicks(server);
+                double stealPct = machineBefore.flatMap(b -> ProcReader.SYSTEM.cpuTimes().map(a -> a.stealPctSince(b))).orElse(Double.NaN);
                 sampler.close();
                 if (!server.alive()) throw new StartupFailure("server " + run.pool() + " exited during the run: " + server.outputTail());
-                return result(run, measured, warmupRps, (cpuAfter - cpuBefore) / ProcStat.TICKS_PER_SECOND, idleRssKb, sampler.peaks());
+                return result(run, measured, warmupRps, (cpuAfter - cpuBefore) / ProcStat.TICKS_PER_SECOND, idleRssKb, sampler.peaks(), stealPct);
             }
         } finally {
             server.close();
@@ -108,11 +110,11 @@ final class RunExecutor implements RunMaker {
                 .orElseThrow(() -> new StartupFailure("server exited during the run: " + server.outputTail()));
     }
 
-    private RunResult result(RunSpec run, Measured m, double warmupRps, double cpuS, long idleRssKb, ProcSampler.Peaks peaks) {
+    private RunResult result(RunSpec run, Measured m, double warmupRps, double cpuS, long idleRssKb, ProcSampler.Peaks peaks, double stealPct) {
         double machineS = m.wallS() * cores;
         double clientPct = 100.0 * m.clientCpuS() / machineS;
         return new RunResult(run, config.twin(), m.sent(), m.answered(), m.ok(), m.sent() - m.ok(), m.wallS(), m.ok() / m.wallS(),
                 warmupRps, m.latency(), cpuS, idleRssKb, Math.max(peaks.rssKb(), idleRssKb), peaks.vszKb(), peaks.threads(),
-                m.clientCpuS(), clientPct, 100.0 * cpuS / machineS, clientPct > config.clientLimitPct());
+                m.clientCpuS(), clientPct, 100.0 * cpuS / machineS, clientPct > config.clientLimitPct(), stealPct);
     }
 }

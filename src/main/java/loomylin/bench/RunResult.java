@@ -24,17 +24,19 @@ import java.util.Locale;
  * @param clientCpuS    the client's CPU seconds
  * @param clientCpuPct  the client's CPU as a share of all cores during its run, in percent
  * @param serverCpuPct  the server's, likewise
+ * @param stealPct      the share of the machine's CPU time the hypervisor gave to other guests during the measured
+ *                      run, in percent (/proc/stat); NaN where unknown. Runs with more steal ran on a slower machine
  * @param clientLimited the client used more than the configured share: the load generator, not the
  *                      server, may have been the limit
  */
 record RunResult(RunSpec spec, String twin, long requests, long responses, long ok, long errors, double durationS, double rps,
                  double warmupRps, Measured.Latency latency, double cpuS, long idleRssKb, long peakRssKb, long peakVszKb, int peakThreads,
-                 double clientCpuS, double clientCpuPct, double serverCpuPct, boolean clientLimited) {
+                 double clientCpuS, double clientCpuPct, double serverCpuPct, boolean clientLimited, double stealPct) {
 
     static final List<String> COLUMNS = List.of("pool", "endpoint", "concurrency", "mode", "offered_rps", "client", "repeat",
             "requests", "responses", "ok", "errors", "rps", "warmup_rps", "p50_ms", "p90_ms", "p99_ms", "p999_ms", "max_ms",
             "cpu_s", "cpu_ms_per_req", "idle_rss_kb", "peak_rss_kb", "peak_vsz_kb", "peak_threads", "client_limited", "twin",
-            "duration_s", "client_cpu_s", "client_cpu_pct", "server_cpu_pct");
+            "duration_s", "client_cpu_s", "client_cpu_pct", "server_cpu_pct", "steal_pct");
 
     /** Memory the run added on top of the idle server. */
     long rssGrowthKb() {
@@ -71,7 +73,7 @@ record RunResult(RunSpec spec, String twin, long requests, long responses, long 
                 fixed(latency.p99Ms(), 2), fixed(latency.p999Ms(), 2), fixed(latency.maxMs(), 2), fixed(cpuS, 2),
                 fixed(cpuMsPerRequest(), 4), count(idleRssKb), count(peakRssKb), count(peakVszKb),
                 count(peakThreads), Boolean.toString(clientLimited), twin, fixed(durationS, 3), fixed(clientCpuS, 2),
-                fixed(clientCpuPct, 1), fixed(serverCpuPct, 1));
+                fixed(clientCpuPct, 1), fixed(serverCpuPct, 1), fixed(stealPct, 1));
     }
 
     /** A count, or "" when unknown (negative). */

@@ -97,6 +97,7 @@ class RemoteBenchTest {
             assertTrue(Integer.parseInt(col(f, "peak_threads")) > 5, line); // OS threads of a JVM running two servers
             assertEquals("java", col(f, "twin"), line);
             assertEquals("", col(f, "server_cpu_pct"), line); // the server's share of its own machine's cores is not known here
+            assertEquals("", col(f, "steal_pct"), line); // nor the steal on the servers' machine
         }
         String report = Files.readString(dir.resolve("report.md"));
         assertTrue(report.contains("Server figures from " + metrics), report);

@@ -25,7 +25,7 @@ class TargetsTest {
         long sent = 1000;
         // CPU: 1 s for 1000 answers, i.e. 1 ms per request, scaled with the throughput so that P2's CPU ratio varies
         return new RunResult(spec, "java", sent, sent, sent - errors, errors, 1, rps, rps, new Measured.Latency(1, 2, p99, p99 * 1.5, p99 * 2),
-                1000.0 / rps, idleKb, peakKb, 1, threads, 0.1, 5, 50, false);
+                1000.0 / rps, idleKb, peakKb, 1, threads, 0.1, 5, 50, false, 0.0);
     }
 
     private static List<RunResult> aFullBench() {
