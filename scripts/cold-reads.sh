@@ -34,7 +34,7 @@ DIR=target/cold-reads
 mkdir -p "$DIR"
 WORK=$(mktemp -d)
 SERVER=""
-cleanup() { [[ -n $SERVER ]] && kill "$SERVER" 2>/dev/null && wait "$SERVER" 2>/dev/null; rm -rf "$WORK"; }
+cleanup() { end_process "$SERVER"; rm -rf "$WORK"; }
 trap cleanup EXIT
 
 # one round: $1 label; prints the summary line

@@ -1,5 +1,6 @@
-# Sourced by scripts/overload.sh and scripts/soak.sh: `find_java NAME` prints the java to use;
-# `await_ready LOG PID` waits (at most 60 s) until the server started as PID logs "ready;".
+# Sourced by the scripts that start servers: `find_java NAME` prints the java to use; `find_jcmd NAME JAVA`
+# the jcmd beside it; `await_ready LOG PID` waits (at most 60 s) until the server started as PID logs "ready;";
+# `end_process PID` ends and reaps a background process of this shell (nothing for an empty PID).
 
 await_ready() {
     local log=$1 pid=$2
@@ -37,3 +38,16 @@ find_java() {
     return 2
 }
 
+# Prints the jcmd of the JDK whose java is $2, or says on stderr that there is none and fails.
+find_jcmd() {
+    local name=$1 jcmd
+    jcmd=$(dirname "$(readlink -f "$(command -v "$2")")")/jcmd
+    [[ -x $jcmd ]] || { echo "$name: no jcmd beside $2; use a JDK, not a JRE" >&2; return 2; }
+    echo "$jcmd"
+}
+
+end_process() {
+    [[ -n ${1:-} ]] || return 0
+    kill "$1" 2>/dev/null && wait "$1" 2>/dev/null
+    return 0
+}

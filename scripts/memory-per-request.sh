@@ -8,8 +8,8 @@
 #   JAVA=/path/to/jdk-25/bin/java MEM_C=10000 MEM_HEAP=1g scripts/memory-per-request.sh
 #
 # First a baseline: a fresh server JVM on qtp:8 (-Xms=-Xmx=MEM_HEAP, pre-touched as in the bench, so RSS
-# growth is native memory only), idle: a full GC (jcmd
-# GC.run), then the heap in use after it (GC.heap_info) and VmRSS. Then for each pool a fresh server JVM
+# growth is native memory only), idle: a full GC (jcmd GC.run), then the heap in use after it (GC.heap_info)
+# and VmRSS. Then for each pool a fresh server JVM
 # (--pools KIND) while wrk holds MEM_C connections, each with one request sleeping 20 s
 # (/wait-blocking?ms=20000; /wait-async on "qtp:32 async"); once every request is in flight (MEM_SETTLE seconds,
 # default 6), the same figures. Prints per pool the live heap and RSS above the baseline divided by MEM_C, in KB
@@ -23,8 +23,7 @@ source "scripts/common.sh"
 die() { echo "memory-per-request: $*" >&2; exit 2; }
 
 JAVA=$(find_java memory-per-request) || exit 2
-JCMD=$(dirname "$(readlink -f "$(command -v "$JAVA")")")/jcmd
-[[ -x $JCMD ]] || die "no jcmd beside $JAVA; use a JDK, not a JRE"
+JCMD=$(find_jcmd memory-per-request "$JAVA") || exit 2
 [[ -f target/loomylin.jar ]] || die "no target/loomylin.jar; build it: ./mvnw -q -DskipTests package"
 command -v wrk >/dev/null || die "needs wrk (apt-get install wrk)"
 C=${MEM_C:-10000}
@@ -36,11 +35,7 @@ POOLS=("$@")
 (( ${#POOLS[@]} )) || POOLS=(loom qtp-vt:8 "qtp:$(( C + 500 ))" "qtp:32 async")
 WORK=$(mktemp -d)
 SERVER="" LOAD=""
-cleanup() {
-    [[ -n $LOAD ]] && kill "$LOAD" 2>/dev/null && wait "$LOAD" 2>/dev/null
-    [[ -n $SERVER ]] && kill "$SERVER" 2>/dev/null && wait "$SERVER" 2>/dev/null
-    rm -rf "$WORK"
-}
+cleanup() { end_process "$LOAD"; end_process "$SERVER"; rm -rf "$WORK"; }
 trap cleanup EXIT
 
 # heap in use after a full GC, in KB, and VmRSS in KB, and OS threads: "HEAP RSS THREADS"
@@ -63,8 +58,8 @@ start() {
 }
 
 stop() {
-    [[ -n $LOAD ]] && { kill "$LOAD" 2>/dev/null; wait "$LOAD" 2>/dev/null; LOAD=""; }
-    kill "$SERVER" 2>/dev/null; wait "$SERVER" 2>/dev/null; SERVER=""
+    end_process "$LOAD"; LOAD=""
+    end_process "$SERVER"; SERVER=""
 }
 
 echo "memory-per-request: $C requests in flight, heap $HEAP, $("$JAVA" -version 2>&1 | head -1)"

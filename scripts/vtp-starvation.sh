@@ -15,8 +15,7 @@ source "scripts/common.sh"
 die() { echo "vtp-starvation: $*" >&2; exit 2; }
 
 JAVA=$(find_java vtp-starvation) || exit 2
-JCMD=$(dirname "$(readlink -f "$(command -v "$JAVA")")")/jcmd
-[[ -x $JCMD ]] || die "no jcmd beside $JAVA; use a JDK, not a JRE"
+JCMD=$(find_jcmd vtp-starvation "$JAVA") || exit 2
 [[ -f target/loomylin.jar ]] || die "no target/loomylin.jar; build it: ./mvnw -q -DskipTests package"
 command -v hey >/dev/null || die "needs hey (apt-get install hey)"
 POOL=${VTP_POOL:-jetty-vtp:400}
@@ -26,11 +25,7 @@ PORT=${VTP_PORT:-7490}
 [[ $C =~ ^[0-9]+$ ]] && (( C >= 1 && C <= 10000 )) || die "VTP_C must be 1-10000, got '$C'"
 WORK=$(mktemp -d)
 SERVER="" LOAD=""
-cleanup() {
-    [[ -n $LOAD ]] && kill "$LOAD" 2>/dev/null && wait "$LOAD" 2>/dev/null
-    [[ -n $SERVER ]] && kill "$SERVER" 2>/dev/null && wait "$SERVER" 2>/dev/null
-    rm -rf "$WORK"
-}
+cleanup() { end_process "$LOAD"; end_process "$SERVER"; rm -rf "$WORK"; }
 trap cleanup EXIT
 
 "$JAVA" -Xms1g -Xmx1g -jar target/loomylin.jar --pools "$POOL" --host 127.0.0.1 --port "$PORT" \
