@@ -54,18 +54,19 @@ final class ConnectionsReport {
                     r.throughput(), r.cpuS(), r.cpuPerRequestMs(), r.peakRssKb(), r.peakVszKb(), r.peakThreads(), r.lost(), r.unfinished(),
                     r.error() == null ? "" : "\"" + r.error().replace("\"", "'") + "\""));
         Files.writeString(dir.resolve("connections.csv"), csv);
-        Files.writeString(dir.resolve("connections.md"), markdown(commandLine, durationS, rows));
-        chart(dir.resolve("connections.png"), rows);
+        List<Cell> cells = cells(rows);
+        Files.writeString(dir.resolve("connections.md"), markdown(commandLine, durationS, cells));
+        chart(dir.resolve("connections.png"), cells);
     }
 
-    static String markdown(String commandLine, int durationS, List<Row> rows) {
+    private static String markdown(String commandLine, int durationS, List<Cell> cells) {
         StringBuilder md = new StringBuilder("# Client models at connection scale\n\n`" + commandLine + "`: each client JVM holds N keep-alive "
                 + "connections to the backend's /echo (1 s delay, 32 bytes) for " + durationS + " s; CPU is the client's during that period. "
                 + "Median (min-max) of the runs; lost and unfinished are summed over them.\n\n"
                 + "| model | connections | runs | req/s | CPU s | CPU ms/req | peak RSS MB | peak VSZ MB | peak threads | lost | unfinished |\n"
                 + "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-        for (Cell c : cells(rows)) {
-            List<Row> ok = c.runs().stream().filter(r -> r.error() == null).toList();
+        for (Cell c : cells) {
+            List<Row> ok = c.ok();
             String runs = ok.size() == c.runs().size() ? Integer.toString(ok.size()) : ok.size() + " of " + c.runs().size();
             if (ok.isEmpty()) {
                 String error = c.runs().get(c.runs().size() - 1).error().replace("|", "/");
@@ -80,10 +81,15 @@ final class ConnectionsReport {
         return md.toString();
     }
 
-    /** The runs of one model at one level, in the order the levels and models first appear. */
+    /** The runs of one model at one level. */
     private record Cell(String model, int connections, List<Row> runs) {
+        /** The runs that finished; their figures are the ones to summarise. */
+        List<Row> ok() {
+            return runs.stream().filter(r -> r.error() == null).toList();
+        }
     }
 
+    /** Model by model, each model's levels in the order they first appear. */
     private static List<Cell> cells(List<Row> rows) {
         Map<String, Cell> cells = new LinkedHashMap<>();
         for (String model : ConnectionsBench.MODELS)
@@ -97,13 +103,13 @@ final class ConnectionsReport {
         return Spread.of(runs.stream().map(value::applyAsDouble).toList());
     }
 
-    private static void chart(Path file, List<Row> rows) throws IOException {
+    private static void chart(Path file, List<Cell> cells) throws IOException {
         System.setProperty("java.awt.headless", "true");
         BufferedImage grid = new BufferedImage(CELL_WIDTH * 3, CELL_HEIGHT * 2, BufferedImage.TYPE_INT_RGB);
         Graphics2D g = grid.createGraphics();
         try {
             for (int i = 0; i < METRICS.size(); i++)
-                g.drawImage(BitmapEncoder.getBufferedImage(chart(METRICS.get(i), rows)), (i % 3) * CELL_WIDTH, (i / 3) * CELL_HEIGHT, null);
+                g.drawImage(BitmapEncoder.getBufferedImage(chart(METRICS.get(i), cells)), (i % 3) * CELL_WIDTH, (i / 3) * CELL_HEIGHT, null);
         } finally {
             g.dispose();
         }
@@ -111,7 +117,7 @@ final class ConnectionsReport {
     }
 
     /** Connections on a linear axis, as in the seed's plot. */
-    private static XYChart chart(Metric metric, List<Row> rows) {
+    private static XYChart chart(Metric metric, List<Cell> cells) {
         XYChart chart = new XYChartBuilder().width(CELL_WIDTH).height(CELL_HEIGHT).title(metric.title())
                 .xAxisTitle("connections").yAxisTitle(metric.unit()).build();
         Styler styler = chart.getStyler();
@@ -127,9 +133,9 @@ final class ConnectionsReport {
             String model = ConnectionsBench.MODELS.get(m);
             List<Double> x = new ArrayList<>();
             List<Double> y = new ArrayList<>();
-            for (Cell c : cells(rows)) {
+            for (Cell c : cells) {
                 if (!c.model().equals(model)) continue;
-                double v = spread(c.runs().stream().filter(r -> r.error() == null).toList(), metric.value()).median();
+                double v = spread(c.ok(), metric.value()).median();
                 if (Double.isNaN(v)) continue;
                 x.add((double) c.connections());
                 y.add(v);

@@ -5,6 +5,7 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import loomylin.cli.StartupFailure;
 import loomylin.jetty.PoolKind;
 
@@ -46,7 +47,7 @@ final class RunExecutor implements RunMaker {
                 double warmupRps = HeyRun.warmUp(tools.get(Client.HEY), url, config.warmup(),
                         Math.min(run.concurrency(), config.warmupConcurrency()), config.timeoutS());
                 long cpuBefore = cpuTicks(server);
-                java.util.Optional<CpuTimes> machineBefore = ProcReader.SYSTEM.cpuTimes();
+                Optional<CpuTimes> machineBefore = ProcReader.SYSTEM.cpuTimes();
                 Measured measured = measure(config, tools, cores, run, url, warmupRps, sampler);
                 long cpuAfter = cpuTicks(server);
                 double stealPct = machineBefore.flatMap(b -> ProcReader.SYSTEM.cpuTimes().map(a -> a.stealPctSince(b))).orElse(Double.NaN);
