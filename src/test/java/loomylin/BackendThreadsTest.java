@@ -7,12 +7,14 @@ import java.net.http.HttpResponse;
 import java.util.List;
 import loomylin.backend.Backend;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The backend keeps its platform threads few whatever the load: 400 concurrent calls, each answered after
  * 300 ms, are served by virtual threads next to the backend pool's few platform threads, with every call
  * recorded once.
  */
+@Isolated("counts the JVM's backend threads")
 class BackendThreadsTest {
     static final int CALLS = 400;
 

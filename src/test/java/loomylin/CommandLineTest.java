@@ -14,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import loomylin.cli.Flags;
 import loomylin.cli.Launcher;
 import loomylin.testing.ChildJvm;
+import loomylin.testing.IntegrationTest;
 import loomylin.testing.Ports;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -23,6 +24,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * The jar's command line, run in real child JVMs: help, mistakes, port in use, SIGTERM, --port 0, --pool PORT=KIND and
  * LOOMYLIN_POOL_&lt;PORT&gt;, LOOMYLIN_TWIN.
  */
+@IntegrationTest
 class CommandLineTest {
 
     @Test

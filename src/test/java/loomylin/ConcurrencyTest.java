@@ -14,6 +14,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Stream;
 import loomylin.jetty.PoolKind;
+import loomylin.testing.IntegrationTest;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -24,6 +25,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * lasts 3 s, so that starting 40 requests may take seconds on a loaded machine); a fixed QTP never runs more
  * than its unleased threads, whatever the timing, and qtp:32 runs more at once than qtp:4 ever can.
  */
+@IntegrationTest
 class ConcurrencyTest {
     static final int CLIENTS = 40;
     /** Long enough for 40 requests to overlap on a loaded machine; qtp:4 gets short ones, 40 of which it works through 2 at a time. */

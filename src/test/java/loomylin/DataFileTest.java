@@ -22,6 +22,7 @@ import java.util.zip.Deflater;
 import loomylin.cli.DataFile;
 import loomylin.cli.StartupFailure;
 import loomylin.testing.ChildJvm;
+import loomylin.testing.IntegrationTest;
 import loomylin.testing.Ports;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -50,6 +51,7 @@ class DataFileTest {
         assertFalse(Files.exists(dir), "the temporary directory goes too");
     }
 
+    @IntegrationTest
     @ParameterizedTest(name = "{0}")
     @CsvSource({"java", "kotlin"})
     void theServerMakesStreamsAndRemovesItsDataFile(String twin, @TempDir Path dir) throws Exception {
@@ -76,6 +78,7 @@ class DataFileTest {
         }
     }
 
+    @IntegrationTest
     @Test
     void withoutDataDirTheFileGoesInATemporaryDirectoryThatIsRemovedOnExit() throws Exception {
         try (ChildJvm c = ChildJvm.main("--pools", "loom", "--port", "0", "--data-file-bytes", String.valueOf(BYTES)).start()) {
@@ -92,6 +95,7 @@ class DataFileTest {
         }
     }
 
+    @IntegrationTest
     @Test
     void aMissingDirectoryOrAFileIsOneLineAndExitStatus1(@TempDir Path dir) throws Exception {
         Path regular = Files.writeString(dir.resolve("plain.txt"), "x");
@@ -116,6 +120,7 @@ class DataFileTest {
         if (!root) assertEquals(List.of(), list(locked));
     }
 
+    @IntegrationTest
     @Test
     void aDataFileSizeOutOfRangeIsOneLineAndExitStatus2() throws Exception {
         try (ChildJvm c = ChildJvm.main("--pools", "loom", "--port", "0", "--data-file-bytes", "5").start()) {

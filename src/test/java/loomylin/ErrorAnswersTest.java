@@ -13,10 +13,12 @@ import loomylin.jetty.PoolKind;
 import loomylin.jetty.ServerOptions;
 import loomylin.web.ErrorAnswers;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /** What goes wrong is answered in one line: a bad ?reset on both twins, and an unexpected exception, whose stack trace stays server-side. */
+@Isolated("replaces System.err")
 class ErrorAnswersTest {
 
     @ParameterizedTest

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.logging.Level;
 import loomylin.Twin;
+import loomylin.testing.IntegrationTest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -37,6 +38,7 @@ import org.openqa.selenium.logging.LogType;
  * JavaScript error is logged. It saves a screenshot taken during the race to target/live-view.png, or to the
  * path in {@code -Dloomylin.screenshot} (the README's is gfx/live-view.png).
  */
+@IntegrationTest
 class LiveViewBrowserTest {
     static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");

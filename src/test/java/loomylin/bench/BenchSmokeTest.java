@@ -21,6 +21,7 @@ import java.util.Set;
 import javax.imageio.ImageIO;
 import loomylin.cli.StartupFailure;
 import loomylin.cli.UsageError;
+import loomylin.testing.IntegrationTest;
 import loomylin.testing.Tools;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Without hey, wrk or oha the tests that need it are skipped, naming its install command (CI installs hey).
  * No timing is asserted.
  */
+@IntegrationTest
 class BenchSmokeTest {
     @TempDir
     Path out;

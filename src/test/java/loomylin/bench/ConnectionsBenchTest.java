@@ -12,12 +12,14 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.OptionalLong;
 import loomylin.cli.UsageError;
+import loomylin.testing.IntegrationTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code bench --preset connections}, smoke-sized: every model at two small levels, real client and backend JVMs. */
 class ConnectionsBenchTest {
 
+    @IntegrationTest
     @Test
     void everyModelRunsAndTheFilesAreWritten(@TempDir Path dir) throws Exception {
         ByteArrayOutputStream progress = new ByteArrayOutputStream();

@@ -10,11 +10,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import loomylin.testing.IntegrationTest;
 import loomylin.testing.Tools;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code bench --preset hops --hop-client url}, smoke-sized: the servers run the asked client and both hop routes answer. */
+@IntegrationTest
 class HopClientBenchTest {
 
     @Test

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import loomylin.testing.ChildJvm;
+import loomylin.testing.IntegrationTest;
 import loomylin.testing.Ports;
 import loomylin.testing.Tools;
 import org.junit.jupiter.api.AfterAll;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code bench --target} against servers it did not start: a separate JVM (qtp:4 and loom on free ports,
  * its admin port on a free port) that the bench only reaches over HTTP. Smoke-sized: 50 requests per run.
  */
+@IntegrationTest
 class RemoteBenchTest {
     private static ChildJvm servers;
     private static String qtp;

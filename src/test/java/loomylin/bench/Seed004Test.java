@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 import loomylin.cli.Flags;
 import loomylin.cli.UsageError;
+import loomylin.testing.IntegrationTest;
 import loomylin.testing.Tools;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -71,6 +72,7 @@ class Seed004Test {
     }
 
     /** Smoke size: one pool, one concurrency, 1 s runs; every cell of the seed's grid of mixes and request times. */
+    @IntegrationTest
     @Test
     void smokeRunWritesEveryRowAndTheSeedsTables(@TempDir Path out) throws Exception {
         Tools.assumeOnPath("hey", "apt-get install hey");

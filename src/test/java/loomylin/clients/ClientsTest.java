@@ -22,6 +22,7 @@ import loomylin.backend.Backend;
 import loomylin.cli.ProcLimits;
 import loomylin.cli.StartupFailure;
 import loomylin.testing.ChildJvm;
+import loomylin.testing.IntegrationTest;
 import loomylin.testing.Ports;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -128,6 +129,7 @@ class ClientsTest {
         }
     }
 
+    @IntegrationTest
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"nio", "threads", "virtual"})
     void aTargetThatNeverAnswersLeavesEveryConnectionUnfinishedAfterTheDrainTimeout(String model) throws Exception {
@@ -148,6 +150,7 @@ class ClientsTest {
         }
     }
 
+    @IntegrationTest
     @Test
     void moreConnectionsThanTheOpenFileLimitIsOneLineBeforeAnyConnectionOpens() throws Exception {
         long limit = ProcLimits.openFiles(java.nio.file.Path.of("/proc/self/limits")).orElse(1_000);

@@ -24,6 +24,7 @@ import java.util.stream.Stream;
 import loomylin.Twin;
 import loomylin.backend.Backend;
 import loomylin.jetty.ServerOptions;
+import loomylin.testing.IntegrationTest;
 import loomylin.testing.Ports;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -38,6 +39,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * plus slack, name the hop that failed, and the server answers the next request normally.
  * Both twins, on loom and qtp:4 with the default hop client, and on loom with every other {@code --hop-client}.
  */
+@IntegrationTest
 class BackendFaultTest {
     static final int HOP_TIMEOUT_MS = 500;
     static final Duration BOUND = Duration.ofMillis(HOP_TIMEOUT_MS + 3_000);

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import loomylin.testing.ChildJvm;
+import loomylin.testing.IntegrationTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.condition.OS;
  * Jetty "Accept Failure" stack traces; when the connections close, it serves again.
  */
 @EnabledOnOs(OS.LINUX)
+@IntegrationTest
 class FileLimitConnectorTest {
     static final int LIMIT = 256;
     static final int CONNECTIONS = 400;

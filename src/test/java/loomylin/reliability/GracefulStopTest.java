@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import loomylin.testing.ChildJvm;
+import loomylin.testing.IntegrationTest;
 import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
@@ -43,6 +44,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * must get a complete 200 or 503; loom and qtp-vt:8 (virtual threads) get 500.
  */
 @EnabledOnOs(OS.LINUX)
+@IntegrationTest
 class GracefulStopTest {
     static final int GRACE_MS = 15_000;
     static final int REQUEST_MS = 6_000;

@@ -9,6 +9,7 @@ import java.net.Socket;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import loomylin.testing.ChildJvm;
+import loomylin.testing.IntegrationTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.condition.OS;
  * connector sets SO_REUSEADDR, so the dead server's TIME_WAIT sockets do not block it) and it answers.
  */
 @EnabledOnOs(OS.LINUX)
+@IntegrationTest
 class KillRestartTest {
     @Test
     void restartRightAfterKill9BindsTheSamePort() throws Exception {

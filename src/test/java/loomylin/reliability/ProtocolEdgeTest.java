@@ -19,6 +19,7 @@ import loomylin.Twin;
 import loomylin.backend.Backend;
 import loomylin.jetty.JettySetup;
 import loomylin.jetty.ServerOptions;
+import loomylin.testing.IntegrationTest;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -103,6 +104,7 @@ class ProtocolEdgeTest {
      * get their answers: a connection whose request waits for a thread is not idle. A silent connection
      * on the same busy server is still dropped.
      */
+    @IntegrationTest
     @Test
     void aRequestQueuedLongerThanTheIdleTimeoutIsStillAnswered() throws Exception {
         ServerOptions o = Twin.options("qtp:4");

@@ -12,6 +12,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import loomylin.testing.ChildJvm;
+import loomylin.testing.IntegrationTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
@@ -28,6 +29,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * The only time asserted is the bound itself.
  */
 @EnabledOnOs(OS.LINUX)
+@IntegrationTest
 class StopBoundTest {
     static final long BOUND_PAST_GRACE_MS = 1_000;
     static final String CUT_OFF = "stop: requests still running when the grace ended were cut off without an answer";

@@ -21,7 +21,8 @@ import org.awaitility.core.ConditionTimeoutException;
  * {@code java -jar loomylin.jar ARGS} as a user runs it, from the test class path: a real child JVM for what a
  * test cannot do in-process (exit statuses, signals, kill -9, a low open-files limit, environment variables).
  * The child's environment has no {@code LOOMYLIN_*} variable but those the test sets; its output goes to a log
- * file the test reads. {@link #close()} always ends the process.
+ * file the test reads. {@link #close()} always ends the process. A test that starts one is an
+ * {@link IntegrationTest}; in the unit run, starting one fails the test.
  *
  * <pre>
  * try (ChildJvm c = ChildJvm.main("--pools", "loom", "--port", "0").startReady()) { int port = c.serverPorts().get(0); ... }
@@ -78,6 +79,7 @@ public final class ChildJvm implements AutoCloseable {
 
         /** Starts the child and returns at once. */
         public ChildJvm start() throws IOException {
+            UnitRunGuard.refuse("a child JVM (loomylin.Main " + String.join(" ", args) + ")");
             Path log = Files.createTempFile("loomylin-child-", ".log");
             List<String> command = new ArrayList<>();
             if (openFiles != null) command.addAll(List.of("bash", "-c", "ulimit -n " + openFiles + " && exec \"$@\"", "bash"));

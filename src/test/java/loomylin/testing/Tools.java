@@ -11,7 +11,7 @@ import java.util.Optional;
  * External tools a test needs (hey, oha, chromium, podman, ...). On a machine without one, the test is skipped
  * by a JUnit assumption whose message is one line naming the tool and its install command; CI installs every
  * tool and fails on any skip ({@code .ci/run}), and {@link SkippedTestsReport} lists the skips at the end of
- * the build.
+ * the build. A test that needs one is an {@link IntegrationTest}; in the unit run, looking one up fails the test.
  */
 public final class Tools {
     private Tools() {
@@ -19,6 +19,7 @@ public final class Tools {
 
     /** The executable called {@code name} in a directory of the PATH this JVM was started with, if any. */
     public static Optional<Path> find(String name) {
+        UnitRunGuard.refuse("the external tool " + name);
         String path = System.getenv("PATH");
         if (path == null) return Optional.empty();
         for (String dir : path.split(File.pathSeparator)) {
