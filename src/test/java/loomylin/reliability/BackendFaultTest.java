@@ -21,7 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
-import loomylin.Twin;
+import loomylin.testing.Twin;
 import loomylin.backend.Backend;
 import loomylin.jetty.ServerOptions;
 import loomylin.testing.IntegrationTest;

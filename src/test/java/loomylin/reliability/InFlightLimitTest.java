@@ -16,7 +16,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
-import loomylin.Twin;
+import loomylin.testing.Twin;
 import loomylin.jetty.ServerOptions;
 import loomylin.web.Json;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -15,7 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
-import loomylin.Twin;
+import loomylin.testing.Twin;
 import loomylin.backend.Backend;
 import loomylin.jetty.JettySetup;
 import loomylin.jetty.ServerOptions;

@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Tag;
 
 /**
  * A test, or a whole test class, outside the fast loop: it starts a child JVM ({@link ChildJvm}), an external
- * tool ({@link Tools}: hey, wrk, oha, ab, podman), a browser, or runs longer than a few seconds.
+ * tool ({@link Tools}: hey, wrk, oha, ab, podman), a browser, reads the packaged jar, or runs longer than a
+ * few seconds.
  * {@code ./mvnw test} (surefire) leaves it out; {@code ./mvnw verify} (failsafe) runs it after the unit tests,
  * and {@code ./mvnw verify -Dit.test=SomeTest -DskipUTs} runs one class alone. In the unit run, {@link ChildJvm}
  * and {@link Tools} fail a test that is not tagged, so no slow test slips into the fast loop unnoticed.

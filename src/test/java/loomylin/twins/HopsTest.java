@@ -1,4 +1,4 @@
-package loomylin;
+package loomylin.twins;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,7 +9,10 @@ import java.util.List;
 import java.util.stream.Stream;
 import loomylin.backend.Backend;
 import loomylin.jetty.PoolKind;
+import loomylin.testing.BackendExtension;
+import loomylin.testing.Http;
 import loomylin.testing.Ports;
+import loomylin.testing.Twin;
 import loomylin.web.Protocol;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -1,4 +1,4 @@
-package loomylin;
+package loomylin.web;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,6 +11,8 @@ import java.nio.charset.StandardCharsets;
 import loomylin.jetty.JettySetup;
 import loomylin.jetty.PoolKind;
 import loomylin.jetty.ServerOptions;
+import loomylin.testing.Http;
+import loomylin.testing.Twin;
 import loomylin.web.ErrorAnswers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.Isolated;
@@ -62,6 +64,6 @@ class ErrorAnswersTest {
         String logged = log.toString(StandardCharsets.UTF_8);
         assertTrue(logged.contains("GET /boom failed"), logged);
         assertTrue(logged.contains("java.lang.IllegalStateException: a bug"), logged);
-        assertTrue(logged.contains("\tat loomylin.ErrorAnswersTest"), "the stack trace, down to the throwing line: " + logged);
+        assertTrue(logged.contains("\tat " + ErrorAnswersTest.class.getName()), "the stack trace, down to the throwing line: " + logged);
     }
 }

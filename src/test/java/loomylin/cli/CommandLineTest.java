@@ -1,4 +1,4 @@
-package loomylin;
+package loomylin.cli;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -14,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import loomylin.cli.Flags;
 import loomylin.cli.Launcher;
 import loomylin.testing.ChildJvm;
+import loomylin.testing.Http;
 import loomylin.testing.IntegrationTest;
 import loomylin.testing.Ports;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package loomylin;
+package loomylin.cli;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

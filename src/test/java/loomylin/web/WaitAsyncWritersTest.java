@@ -1,4 +1,4 @@
-package loomylin;
+package loomylin.web;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,6 +7,8 @@ import io.javalin.Javalin;
 import java.net.http.HttpResponse;
 import java.util.stream.Stream;
 import loomylin.jetty.PoolKind;
+import loomylin.testing.Http;
+import loomylin.testing.Twin;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;

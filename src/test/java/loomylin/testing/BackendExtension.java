@@ -1,4 +1,4 @@
-package loomylin;
+package loomylin.testing;
 
 import loomylin.backend.Backend;
 import org.junit.jupiter.api.extension.AfterAllCallback;

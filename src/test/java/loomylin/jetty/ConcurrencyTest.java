@@ -1,4 +1,4 @@
-package loomylin;
+package loomylin.jetty;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -14,7 +14,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Stream;
 import loomylin.jetty.PoolKind;
+import loomylin.testing.Http;
 import loomylin.testing.IntegrationTest;
+import loomylin.testing.Twin;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;

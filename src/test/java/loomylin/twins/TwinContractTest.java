@@ -1,4 +1,4 @@
-package loomylin;
+package loomylin.twins;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -19,6 +19,9 @@ import java.util.TreeSet;
 import java.util.stream.Stream;
 import loomylin.backend.Backend;
 import loomylin.jetty.PoolKind;
+import loomylin.testing.Http;
+import loomylin.testing.TestData;
+import loomylin.testing.Twin;
 import loomylin.web.FileBody;
 import loomylin.web.Json;
 import loomylin.web.Limits;

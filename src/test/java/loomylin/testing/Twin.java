@@ -1,4 +1,4 @@
-package loomylin;
+package loomylin.testing;
 
 import io.javalin.Javalin;
 import java.net.URI;

@@ -1,4 +1,4 @@
-package loomylin;
+package loomylin.testing;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,0 +1,44 @@
+package loomylin.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** A flag's value: the command line beats the environment, which beats the default; mistakes are usage errors. */
+class FlagsTest {
+    static final List<Flags.Flag> KNOWN = List.of(new Flags.Flag("accept-queue", "N", "4096", ""), new Flags.Flag("help", null, null, ""));
+
+    private static int acceptQueue(String[] args, Map<String, String> env) {
+        return Flags.parse(args, KNOWN, env).integer("accept-queue", 1, 65535);
+    }
+
+    @Test
+    void withoutFlagOrVariableTheDefaultHolds() {
+        assertEquals(4096, acceptQueue(new String[0], Map.of()));
+    }
+
+    @Test
+    void theEnvironmentBeatsTheDefault() {
+        assertEquals(64, acceptQueue(new String[0], Map.of("LOOMYLIN_ACCEPT_QUEUE", "64")));
+    }
+
+    @Test
+    void theFlagBeatsTheEnvironment() {
+        assertEquals(32, acceptQueue(new String[] {"--accept-queue=32"}, Map.of("LOOMYLIN_ACCEPT_QUEUE", "64")));
+    }
+
+    @Test
+    void aBadVariableIsAUsageErrorNamingTheVariable() {
+        UsageError e = assertThrows(UsageError.class, () -> acceptQueue(new String[0], Map.of("LOOMYLIN_ACCEPT_QUEUE", "lots")));
+        assertTrue(e.getMessage().startsWith("LOOMYLIN_ACCEPT_QUEUE must be"), e.getMessage());
+    }
+
+    @Test
+    void aFlagWithoutItsValueIsAUsageError() {
+        assertThrows(UsageError.class, () -> Flags.parse(new String[] {"--accept-queue"}, KNOWN, Map.of()));
+    }
+}
