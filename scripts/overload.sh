@@ -14,7 +14,8 @@
 # A scenario passes when the server stays up, logs no OutOfMemoryError, every request gets a complete
 # HTTP answer (200, or 503 when the limit is on), hey reports no errors, and SIGTERM afterwards exits 0.
 # It prints RSS and threads (from /proc/PID/status: at start, peak, at the end) and hey's latencies.
-# Last line: "overload: N passed, M failed"; exit status 1 when any failed.
+# Last line: "overload: N passed, M failed"; exit status 1 when any failed. OverloadTest (./mvnw verify)
+# makes the same checks on every build, qtp4 smaller.
 #
 # Environment: JAVA (else $JAVA_HOME/bin/java, else java), HEY (default hey), OVERLOAD_PORT (default 7400).
 set -uo pipefail
