@@ -24,6 +24,7 @@ import loomylin.web.FileBody;
 import loomylin.web.Limits;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -35,6 +36,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * The only other statuses are Jetty's protocol answers where they are the right ones: 426 for
  * HTTP/2.0 and 505 for HTTP/9.9 or HTTP/0.9 request lines, 405 where a method is not allowed.
  */
+@Isolated("it asserts the README's 5 s bound on every answer, which other test classes' load must not eat")
 class HostileInputTest {
     static final long SEED = 20_260_511L;
     static final int RANDOM_CASES = 300;

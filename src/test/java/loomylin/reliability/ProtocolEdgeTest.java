@@ -23,6 +23,7 @@ import loomylin.testing.IntegrationTest;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * What Jetty does for every server, checked over raw sockets: 414 and 431 for oversized request lines and
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.Test;
  * and no version string in any response header. The settings are shared (JettySetup), so one twin
  * is enough here; the twins' own answers are covered by HostileInputTest.
  */
+@Isolated("its server's idle timeout is 500 ms: a CPU stall from other test classes would close its connections")
 class ProtocolEdgeTest {
     static final int IDLE_MS = 500;
     static Javalin app;
