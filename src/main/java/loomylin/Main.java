@@ -12,6 +12,7 @@ import loomylin.cli.Launcher;
  *   <li>{@code backend ...}: the backend alone ({@link BackendCommand})</li>
  *   <li>{@code bench ...}: the benchmark ({@link loomylin.bench.Bench})</li>
  *   <li>{@code clients ...}: the echo seed's client models against a target ({@link loomylin.clients.ClientsCommand})</li>
+ *   <li>{@code report ...}: the docs' result sections re-rendered from gfx/results ({@link loomylin.report.ReportCommand})</li>
  *   <li>anything else: the servers of the twin {@code --twin} (or LOOMYLIN_TWIN) names,
  *       {@link loomylin.java.Loomylin} or {@link loomylin.kotlin.Loomylin}</li>
  * </ul>
@@ -27,6 +28,7 @@ public final class Main {
             case "backend" -> Guard.run(() -> BackendCommand.main(rest));
             case "bench" -> Guard.run(() -> loomylin.bench.Bench.main(rest));
             case "clients" -> Guard.run(() -> loomylin.clients.ClientsCommand.main(rest));
+            case "report" -> Guard.run(() -> loomylin.report.ReportCommand.main(rest));
             default -> {
                 String twin = Guard.call(() -> Launcher.twin(args));
                 if (twin.equals("kotlin")) loomylin.kotlin.Loomylin.main(args);

@@ -34,6 +34,7 @@ class ArchitectureTest {
             Map.entry("loomylin.kotlin", 5),
             Map.entry("loomylin.clients", 5),
             Map.entry("loomylin.bench", 6),
+            Map.entry("loomylin.report", 6),
             Map.entry("loomylin.reliability", 7),
             Map.entry("loomylin", 8));
 

@@ -1,0 +1,54 @@
+package loomylin.report;
+
+import java.util.Map;
+
+/** One row of a bench results.csv: one run of one configuration, read by column name. */
+record Run(Map<String, String> row) {
+    String pool() {
+        return row.getOrDefault("pool", "");
+    }
+
+    String endpoint() {
+        return row.getOrDefault("endpoint", "");
+    }
+
+    int concurrency() {
+        return (int) number("concurrency");
+    }
+
+    boolean open() {
+        return "open".equals(row.get("mode"));
+    }
+
+    /** The offered rate of an open-loop run, 0 for a closed one. */
+    double offered() {
+        String v = row.getOrDefault("offered_rps", "");
+        return v.isBlank() ? 0 : Double.parseDouble(v);
+    }
+
+    String client() {
+        return row.getOrDefault("client", "");
+    }
+
+    int repeat() {
+        String v = row.getOrDefault("repeat", "");
+        return v.isBlank() ? 1 : Integer.parseInt(v);
+    }
+
+    boolean has(String column) {
+        String v = row.get(column);
+        return v != null && !v.isBlank();
+    }
+
+    double number(String column) {
+        String v = row.get(column);
+        if (v == null || v.isBlank()) return Double.NaN;
+        return Double.parseDouble(v);
+    }
+
+    /** The same configuration: pool, endpoint, concurrency, mode and offered rate. */
+    boolean sameCell(Run other) {
+        return pool().equals(other.pool()) && endpoint().equals(other.endpoint()) && concurrency() == other.concurrency()
+                && open() == other.open() && offered() == other.offered();
+    }
+}
