@@ -9,7 +9,6 @@ import java.util.Map;
 import loomylin.jetty.JettySetup;
 import loomylin.jetty.ServerOptions;
 import loomylin.web.ErrorAnswers;
-import loomylin.web.Json;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
@@ -70,10 +69,10 @@ public final class AdminServer implements AutoCloseable {
             config.routes.get(METRICS, ctx -> ctx.contentType(Metrics.CONTENT_TYPE).result(metrics.scrape()));
             config.routes.get(LIVE, ctx -> {
                 Map<String, Object> figures = live.read();
-                figures.put("race", races.describe());
-                ctx.contentType("application/json").result(Json.write(figures));
+                figures.put("race", races.describe().orElse(null));
+                ctx.json(figures);
             });
-            config.routes.get(RACE, ctx -> ctx.contentType("application/json").result(Json.write(races.describe())));
+            config.routes.get(RACE, ctx -> ctx.json(races.describe()));
             config.routes.post(RACE, races::start);
             config.routes.post(RACE_STOP, races::stop);
         });

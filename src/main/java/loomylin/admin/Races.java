@@ -5,9 +5,9 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import loomylin.web.ErrorAnswers;
-import loomylin.web.Json;
 
 /**
  * The admin port's race control: {@code POST /race} starts one (one at a time: a second gets 409; bounds
@@ -36,7 +36,7 @@ final class Races implements AutoCloseable {
             }
             last.set(Race.start(spec, servers, host));
         }
-        ctx.status(201).contentType("application/json").result(Json.write(last.get().describe()));
+        ctx.status(201).json(last.get().describe());
     }
 
     void stop(Context ctx) {
@@ -47,13 +47,12 @@ final class Races implements AutoCloseable {
             return;
         }
         race.stop();
-        ctx.contentType("application/json").result(Json.write(race.describe()));
+        ctx.json(race.describe());
     }
 
-    /** The last race, or null before the first. */
-    Map<String, Object> describe() {
-        Race race = last.get();
-        return race == null ? null : race.describe();
+    /** The last race; empty (JSON null) before the first. */
+    Optional<Map<String, Object>> describe() {
+        return Optional.ofNullable(last.get()).map(Race::describe);
     }
 
     private static boolean fromLoopback(Context ctx) {

@@ -5,8 +5,6 @@ import io.javalin.http.Context;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.Executor;
@@ -14,9 +12,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import loomylin.jetty.JettySetup;
 import loomylin.jetty.ServerOptions;
+import loomylin.json.Json;
 import loomylin.web.BadParameter;
 import loomylin.web.ErrorAnswers;
-import loomylin.web.Json;
 import loomylin.web.Limits;
 import loomylin.web.Params;
 import loomylin.web.Protocol;
@@ -144,13 +142,13 @@ public final class Backend implements AutoCloseable {
         }
         record(new Call("authenticate", token, null, null));
         String userId = "user-" + Integer.toHexString(token.hashCode());
-        answerLater(ctx, "authenticate", Map.of("userId", userId));
+        answerLater(ctx, "authenticate", new Answers.User(userId));
     }
 
     private void authorize(Context ctx) {
         String userId = required(ctx, "userId");
         record(new Call("authorize", null, userId, null));
-        answerLater(ctx, "authorize", Map.of("userId", userId, "authority", Protocol.AUTHORITY));
+        answerLater(ctx, "authorize", new Answers.Authority(Protocol.AUTHORITY, userId));
     }
 
     private void meetings(Context ctx) {
@@ -161,9 +159,9 @@ public final class Backend implements AutoCloseable {
             ErrorAnswers.answer(ctx, 403, "meetings needs the " + Protocol.AUTHORITY_HEADER + ": " + Protocol.AUTHORITY + " header");
             return;
         }
-        answerLater(ctx, "meetings", Map.of("userId", userId, "meetings", List.of(
-                Map.of("id", 1, "title", "Stand-up", "start", "09:00"),
-                Map.of("id", 2, "title", "Loom review", "start", "14:00"))));
+        answerLater(ctx, "meetings", new Answers.Meetings(List.of(
+                new Answers.Meeting(1, "09:00", "Stand-up"),
+                new Answers.Meeting(2, "14:00", "Loom review")), userId));
     }
 
     /** {@code /echo}'s defaults: the echo seed's 1 s latency and 32-byte messages. */
@@ -192,19 +190,19 @@ public final class Backend implements AutoCloseable {
      * Answers after the delay without a thread waiting: the JDK's delay scheduler only hands the answer to a
      * virtual thread of the backend's pool, which writes it.
      */
-    private void answerLater(Context ctx, String route, Map<String, ?> body) {
+    private void answerLater(Context ctx, String route, Record body) {
         int delay = Params.integer(ctx.queryParams("delay"), "delay", defaultDelayMs, 0, Limits.DELAY_MAX);
         Executor later = CompletableFuture.delayedExecutor(delay, TimeUnit.MILLISECONDS, answers);
-        ctx.future(() -> CompletableFuture.runAsync(() -> misbehaveOrAnswer(ctx, route, Json.write(new TreeMap<>(body))), later));
+        ctx.future(() -> CompletableFuture.runAsync(() -> misbehaveOrAnswer(ctx, route, body), later));
     }
 
-    private void misbehaveOrAnswer(Context ctx, String route, String json) {
+    private void misbehaveOrAnswer(Context ctx, String route, Record body) {
         Fault now = faultAt == null || faultAt.equals(route) ? fault : Fault.NONE;
         switch (now) {
-            case NONE -> ctx.contentType("application/json").result(json);
+            case NONE -> ctx.json(body);
             case ERROR -> ErrorAnswers.answer(ctx, 500, "backend fault injected: error");
-            case MALFORMED -> ctx.contentType("application/json").result(json.substring(0, json.length() / 2));
-            case CLOSE -> closeMidResponse(ctx, json);
+            case MALFORMED -> ctx.contentType("application/json").result(half(Json.write(body)));
+            case CLOSE -> closeMidResponse(ctx, Json.write(body));
         }
     }
 
@@ -214,10 +212,15 @@ public final class Backend implements AutoCloseable {
      * Javalin still holds it, and Javalin's error handling then loops on the answering thread, which froze
      * every backend in the JVM and wrote gigabytes of log.
      */
+    /** The first half of {@code json}: never one complete JSON value. */
+    private static String half(String json) {
+        return json.substring(0, json.length() / 2);
+    }
+
     private static void closeMidResponse(Context ctx, String json) {
         try {
             ctx.res().setContentLength(json.length());
-            ctx.res().getOutputStream().write(json.substring(0, json.length() / 2).getBytes());
+            ctx.res().getOutputStream().write(half(json).getBytes());
             ctx.res().flushBuffer();
         } catch (java.io.IOException ignored) {
             // the client went away first; the close below is then a no-op

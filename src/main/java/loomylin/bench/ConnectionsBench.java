@@ -16,7 +16,7 @@ import loomylin.cli.Flags;
 import loomylin.cli.ProcLimits;
 import loomylin.cli.StartupFailure;
 import loomylin.cli.UsageError;
-import loomylin.web.Json;
+import loomylin.json.Json;
 import loomylin.web.Params;
 
 /**

@@ -8,7 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import loomylin.web.Json;
+import loomylin.json.Json;
 
 /**
  * Runs oha open-loop: {@code requests} requests offered at a constant {@code rate} over a fixed number of

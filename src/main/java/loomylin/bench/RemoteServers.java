@@ -10,7 +10,7 @@ import loomylin.cli.Flags;
 import loomylin.cli.StartupFailure;
 import loomylin.cli.UsageError;
 import loomylin.jetty.PoolKind;
-import loomylin.web.Json;
+import loomylin.json.Json;
 import loomylin.web.Params;
 
 /**

@@ -13,7 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import loomylin.cli.StartupFailure;
-import loomylin.web.Json;
+import loomylin.json.Json;
 
 /**
  * A Loomylin JVM the bench starts: one server on one pool, or the backend. It runs the same java and class

@@ -10,7 +10,7 @@ import java.util.Map;
 import loomylin.cli.Flags;
 import loomylin.cli.StartupFailure;
 import loomylin.cli.UsageError;
-import loomylin.web.Json;
+import loomylin.json.Json;
 import loomylin.web.Params;
 
 /**

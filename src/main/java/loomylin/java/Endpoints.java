@@ -9,7 +9,6 @@ import java.util.concurrent.TimeUnit;
 import loomylin.jetty.ServerOptions;
 import loomylin.web.AsyncWriters;
 import loomylin.web.FileBody;
-import loomylin.web.Json;
 import loomylin.web.Limits;
 import loomylin.web.MixedWork;
 import loomylin.web.Params;
@@ -68,14 +67,14 @@ public final class Endpoints {
     /** Three backend calls, each waited for on the request thread. */
     public void hopsBlocking(Context ctx) {
         Integer delay = delay(ctx);
-        ctx.contentType("application/json").result(hops.meetingsBlocking(token(ctx), delay));
+        ctx.json(hops.meetingsBlocking(token(ctx), delay));
     }
 
     /** The same three calls as a chain of futures. */
     public void hopsAsync(Context ctx) {
         Integer delay = delay(ctx);
         String token = token(ctx);
-        ctx.future(() -> hops.meetingsAsync(token, delay).thenAccept(body -> ctx.contentType("application/json").result(body)));
+        ctx.future(() -> hops.meetingsAsync(token, delay).thenAccept(meetings -> ctx.json(meetings)));
     }
 
     /** The seed's request: SHA-256 work, a sleep, then the data file's first bytes, all on the request thread. */
@@ -114,7 +113,7 @@ public final class Endpoints {
         body.putAll(Pools.figures(pool));
         body.putAll(SchedulerFigures.read());
         body.putAll(asyncWriters.figures());
-        ctx.contentType("application/json").result(Json.write(body));
+        ctx.json(body);
     }
 
     /** The caller's token from {@code Authorization: Bearer ...}, or a demo token when there is none. */

@@ -19,9 +19,11 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import loomylin.jetty.ServerOptions;
+import loomylin.json.Json;
 import loomylin.web.HopFailure;
-import loomylin.web.Json;
 import loomylin.web.Protocol;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The three backend calls behind /hops-*, each needing the previous answer: authenticate (token -> userId),
@@ -48,14 +50,14 @@ public final class HopClient implements AutoCloseable {
     }
 
     /** Three blocking calls in a row over the {@code --hop-client}; the calling thread waits for each. */
-    public String meetingsBlocking(String token, Integer delay) {
+    public JsonNode meetingsBlocking(String token, Integer delay) {
         String userId = field("authenticate", send("authenticate", authenticate(token, delay)), "userId");
         String authority = field("authorize", send("authorize", authorize(userId, delay)), "authority");
         return json("meetings", send("meetings", meetings(userId, authority, delay)));
     }
 
     /** The same three calls chained over the JDK's HttpClient; no thread waits between them. */
-    public CompletableFuture<String> meetingsAsync(String token, Integer delay) {
+    public CompletableFuture<JsonNode> meetingsAsync(String token, Integer delay) {
         return sendAsync("authenticate", authenticate(token, delay))
                 .thenApply(body -> field("authenticate", body, "userId"))
                 .thenCompose(userId -> sendAsync("authorize", authorize(userId, delay))
@@ -116,20 +118,23 @@ public final class HopClient implements AutoCloseable {
         return body;
     }
 
+    /** The non-empty string field {@code name} of the JSON object {@code body}. */
     private String field(String hop, String body, String name) {
-        try {
-            return Json.stringField(body, name);
-        } catch (Json.Malformed e) {
-            throw malformed(hop, e);
-        }
+        JsonNode json = json(hop, body);
+        if (!json.isObject()) throw malformed(hop, "expected a JSON object");
+        JsonNode field = json.get(name);
+        if (field == null || !field.isString() || field.stringValue().isEmpty()) throw malformed(hop, "no string field '" + name + "'");
+        return field.stringValue();
     }
 
-    private String json(String hop, String body) {
+    /** {@code body} as one complete JSON value. */
+    private JsonNode json(String hop, String body) {
         try {
-            Json.parse(body);
-            return body;
-        } catch (Json.Malformed e) {
-            throw malformed(hop, e);
+            JsonNode json = Json.tree(body);
+            if (json.isMissingNode()) throw malformed(hop, "no JSON value");
+            return json;
+        } catch (JacksonException e) {
+            throw malformed(hop, e.getOriginalMessage());
         }
     }
 
@@ -152,8 +157,8 @@ public final class HopClient implements AutoCloseable {
         return "could not connect";
     }
 
-    private HopFailure malformed(String hop, Json.Malformed e) {
-        return new HopFailure(502, "backend " + backend + " sent malformed JSON at " + hop + " (" + e.getMessage() + ")");
+    private HopFailure malformed(String hop, String problem) {
+        return new HopFailure(502, "backend " + backend + " sent malformed JSON at " + hop + " (" + problem + ")");
     }
 
     @Override

@@ -3,14 +3,15 @@ package loomylin.jetty;
 import io.javalin.config.JavalinConfig;
 import java.time.Duration;
 import loomylin.jetty.internal.Connectors;
+import loomylin.json.Json;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.eclipse.jetty.server.handler.QoSHandler;
 
 /**
  * The Jetty settings every Loomylin server shares whatever its pool or twin: one connector with a deep
- * accept queue and an idle timeout, graceful stop, an optional in-flight limit, no version header, and
- * one-line plain-text answers for the errors Jetty itself produces.
+ * accept queue and an idle timeout, graceful stop, an optional in-flight limit, no version header,
+ * one-line plain-text answers for the errors Jetty itself produces, and {@link Json}'s mapper behind {@code ctx.json}.
  *
  * <p>The handler chain, outermost first: {@link RequestCounts} (every answer counted, for the admin port's
  * /metrics), {@link QueryCheck} (400 for a malformed percent-escape),
@@ -38,6 +39,7 @@ public final class JettySetup {
         config.startup.showJavalinBanner = false;
         config.startup.showOldJavalinVersionWarning = false;
         config.startup.startupWatcherEnabled = false;
+        config.jsonMapper(Json.javalin());
         config.jetty.modifyHttpConfiguration(http -> {
             http.setSendServerVersion(false);
             http.setSendXPoweredBy(false);

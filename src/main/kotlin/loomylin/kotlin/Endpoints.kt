@@ -7,7 +7,6 @@ import java.util.concurrent.TimeUnit
 import loomylin.jetty.ServerOptions
 import loomylin.web.AsyncWriters
 import loomylin.web.FileBody
-import loomylin.web.Json
 import loomylin.web.Limits
 import loomylin.web.MixedWork
 import loomylin.web.Params
@@ -57,14 +56,14 @@ class Endpoints(private val options: ServerOptions, private val pool: ThreadPool
     /** Three backend calls, each waited for on the request thread. */
     fun hopsBlocking(ctx: Context) {
         val delay = delay(ctx)
-        ctx.contentType("application/json").result(hops.meetingsBlocking(token(ctx), delay))
+        ctx.json(hops.meetingsBlocking(token(ctx), delay))
     }
 
     /** The same three calls as a chain of futures. */
     fun hopsAsync(ctx: Context) {
         val delay = delay(ctx)
         val token = token(ctx)
-        ctx.future { hops.meetingsAsync(token, delay).thenAccept { body -> ctx.contentType("application/json").result(body) } }
+        ctx.future { hops.meetingsAsync(token, delay).thenAccept { meetings -> ctx.json(meetings) } }
     }
 
     /** The seed's request: SHA-256 work, a sleep, then the data file's first bytes, all on the request thread. */
@@ -105,7 +104,7 @@ class Endpoints(private val options: ServerOptions, private val pool: ThreadPool
             putAll(SchedulerFigures.read())
             putAll(asyncWriters.figures())
         }
-        ctx.contentType("application/json").result(Json.write(body))
+        ctx.json(body)
     }
 }
 

@@ -16,9 +16,11 @@ import java.util.concurrent.CompletableFuture
 import java.util.concurrent.CompletionException
 import java.util.concurrent.Executors
 import loomylin.jetty.ServerOptions
+import loomylin.json.Json
 import loomylin.web.HopFailure
-import loomylin.web.Json
 import loomylin.web.Protocol
+import tools.jackson.core.JacksonException
+import tools.jackson.databind.JsonNode
 
 /**
  * The three backend calls behind /hops-*, each needing the previous answer: authenticate (token -> userId),
@@ -38,14 +40,14 @@ class HopClient(options: ServerOptions) : AutoCloseable {
     private val blocking = BlockingHttp.of(options, http)
 
     /** Three blocking calls in a row over the `--hop-client`; the calling thread waits for each. */
-    fun meetingsBlocking(token: String, delay: Int?): String {
+    fun meetingsBlocking(token: String, delay: Int?): JsonNode {
         val userId = field("authenticate", send("authenticate", authenticate(token, delay)), "userId")
         val authority = field("authorize", send("authorize", authorize(userId, delay)), "authority")
         return json("meetings", send("meetings", meetings(userId, authority, delay)))
     }
 
     /** The same three calls chained over the JDK's HttpClient; no thread waits between them. */
-    fun meetingsAsync(token: String, delay: Int?): CompletableFuture<String> =
+    fun meetingsAsync(token: String, delay: Int?): CompletableFuture<JsonNode> =
         sendAsync("authenticate", authenticate(token, delay))
             .thenApply { body -> field("authenticate", body, "userId") }
             .thenCompose { userId ->
@@ -98,19 +100,21 @@ class HopClient(options: ServerOptions) : AutoCloseable {
         return body
     }
 
-    private fun field(hop: String, body: String, name: String): String =
-        try {
-            Json.stringField(body, name)
-        } catch (e: Json.Malformed) {
-            throw malformed(hop, e)
-        }
+    /** The non-empty string field `name` of the JSON object `body`. */
+    private fun field(hop: String, body: String, name: String): String {
+        val json = json(hop, body)
+        if (!json.isObject) throw malformed(hop, "expected a JSON object")
+        val field = json.get(name)
+        if (field == null || !field.isString || field.stringValue().isEmpty()) throw malformed(hop, "no string field '$name'")
+        return field.stringValue()
+    }
 
-    private fun json(hop: String, body: String): String =
+    /** `body` as one complete JSON value. */
+    private fun json(hop: String, body: String): JsonNode =
         try {
-            Json.parse(body)
-            body
-        } catch (e: Json.Malformed) {
-            throw malformed(hop, e)
+            Json.tree(body).also { if (it.isMissingNode) throw malformed(hop, "no JSON value") }
+        } catch (e: JacksonException) {
+            throw malformed(hop, e.originalMessage)
         }
 
     private fun failure(hop: String, e: Throwable): HopFailure = when (e) {
@@ -121,8 +125,8 @@ class HopClient(options: ServerOptions) : AutoCloseable {
         else -> HopFailure(502, "backend $backend failed at $hop: ${e.javaClass.simpleName}" + (e.message?.let { " $it" } ?: ""))
     }
 
-    private fun malformed(hop: String, e: Json.Malformed) =
-        HopFailure(502, "backend $backend sent malformed JSON at $hop (${e.message})")
+    private fun malformed(hop: String, problem: String) =
+        HopFailure(502, "backend $backend sent malformed JSON at $hop ($problem)")
 
     /** Aborts backend calls still in flight (their requests answer 502) instead of waiting for them. */
     override fun close() {

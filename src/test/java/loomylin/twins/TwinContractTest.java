@@ -19,11 +19,11 @@ import java.util.TreeSet;
 import java.util.stream.Stream;
 import loomylin.backend.Backend;
 import loomylin.jetty.PoolKind;
+import loomylin.json.Json;
 import loomylin.testing.Http;
 import loomylin.testing.TestData;
 import loomylin.testing.Twin;
 import loomylin.web.FileBody;
-import loomylin.web.Json;
 import loomylin.web.Limits;
 import loomylin.web.MixedWork;
 import loomylin.web.Sha256Loop;
@@ -196,7 +196,7 @@ class TwinContractTest {
             Map<?, ?> json = (Map<?, ?>) Json.parse(r.body());
             assertEquals(twin.name().toLowerCase(), json.get("twin"));
             assertEquals("loom", json.get("kind"));
-            assertEquals((long) SERVERS.get(twin).port(), json.get("port"));
+            assertEquals(SERVERS.get(twin).port(), json.get("port"));
             assertEquals("LoomThreadPool", json.get("pool"));
             for (String key : List.of("inFlight", "maxInFlight", "jvmPlatformThreads", "threads", "idleThreads", "busyThreads", "queueSize",
                     "vtParallelism", "vtPoolSize", "vtMounted", "vtQueued"))
