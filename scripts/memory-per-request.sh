@@ -15,12 +15,15 @@
 # default 6), the same figures. Prints per pool the live heap and RSS above the baseline divided by MEM_C, in KB
 # per in-flight request: everything the pool needs to hold them, its threads included (a qtp:N pool starts
 # all N threads at start-up), and the OS threads.
-# Loopback only, bounded: about 30 s per pool.
+# Results in OUT (default gfx/results/memory-per-request): memory-per-request.csv (the baseline and one row per
+# pool: absolute heap and RSS in KB, and per in-flight request), output.txt (what it printed), provenance.json.
+# Loopback only, bounded: about 20 s per server (the baseline and each pool), under 2 minutes with the default pools.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 # shellcheck source=scripts/common.sh
 source "scripts/common.sh"
 die() { echo "memory-per-request: $*" >&2; exit 2; }
+results_command memory-per-request "MEM_C MEM_HEAP MEM_SETTLE MEM_PORT" "$@"
 
 JAVA=$(find_java memory-per-request) || exit 2
 JCMD=$(find_jcmd memory-per-request "$JAVA") || exit 2
@@ -37,6 +40,9 @@ WORK=$(mktemp -d)
 SERVER="" LOAD=""
 cleanup() { end_process "$LOAD"; end_process "$SERVER"; rm -rf "$WORK"; }
 trap cleanup EXIT
+results_begin
+CSV=$RESULTS/memory-per-request.csv
+echo "role,pool,route,in_flight_target,in_flight,threads,heap_kb,rss_kb,heap_kb_per_request,rss_kb_per_request,sum_kb_per_request" > "$CSV"
 
 # heap in use after a full GC, in KB, and VmRSS in KB, and OS threads: "HEAP RSS THREADS"
 figures() {
@@ -68,6 +74,7 @@ for route in wait-blocking wait-async; do curl -s -o /dev/null "http://127.0.0.1
 read -r base_heap base_rss base_threads <<< "$(figures)"
 [[ $base_heap =~ ^[0-9]+$ ]] || die "could not read the heap in use (jcmd GC.heap_info) or VmRSS of the server"
 stop
+echo "baseline,qtp:8,,0,0,$base_threads,$base_heap,$base_rss,,," >> "$CSV"
 echo "baseline (qtp:8, idle): heap $(( base_heap / 1024 )) MB live, RSS $(( base_rss / 1024 )) MB, $base_threads threads"
 printf "%-14s %12s %12s %10s %10s %8s\n" pool "heap KB/req" "RSS KB/req" "sum KB/req" "in flight" threads
 for spec in "${POOLS[@]}"; do
@@ -84,4 +91,8 @@ for spec in "${POOLS[@]}"; do
     stop
     awk -v p="$spec" -v h=$(( heap - base_heap )) -v r=$(( rss - base_rss )) -v c="$C" -v a="${inflight:--}" -v t="$threads" \
         'BEGIN { printf "%-14s %12.1f %12.1f %10.1f %10s %8d\n", p, h / c, r / c, (h + r) / c, a, t }'
+    awk -v p="$pool" -v route="$route" -v heap="$heap" -v rss="$rss" -v h=$(( heap - base_heap )) -v r=$(( rss - base_rss )) \
+        -v c="$C" -v a="$inflight" -v t="$threads" \
+        'BEGIN { printf "pool,%s,%s,%d,%s,%d,%d,%d,%.1f,%.1f,%.1f\n", p, route, c, a, t, heap, rss, h / c, r / c, (h + r) / c }' >> "$CSV"
 done
+results_end wrk curl
