@@ -1,12 +1,11 @@
 package loomylin.admin;
 
-import java.io.IOException;
 import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import loomylin.proc.ProcReader;
+import loomylin.proc.ProcStatus;
 import org.eclipse.jetty.util.thread.ThreadPool;
 
 /**
@@ -55,12 +54,10 @@ final class ThreadOwners {
     /** OS threads of this process: the kernel's count on Linux, else the JVM's platform threads. */
     static int osThreads() {
         try {
-            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
-                if (line.startsWith("Threads:")) return Integer.parseInt(line.substring(8).trim());
-            }
-        } catch (IOException | RuntimeException ignored) {
-            // not Linux
+            return ProcReader.SYSTEM.status(ProcessHandle.current().pid()).map(ProcStatus::threads).filter(n -> n > 0)
+                    .orElseGet(() -> ManagementFactory.getThreadMXBean().getThreadCount());
+        } catch (IllegalArgumentException e) {
+            return ManagementFactory.getThreadMXBean().getThreadCount(); // a status file not as proc(5) describes it
         }
-        return ManagementFactory.getThreadMXBean().getThreadCount();
     }
 }

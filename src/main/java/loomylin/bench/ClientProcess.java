@@ -8,6 +8,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import loomylin.cli.StartupFailure;
+import loomylin.proc.ProcReader;
+import loomylin.proc.ProcStat;
 
 /**
  * Runs a load generator to its end: output to a file, a bound on its time, a one-line failure with the end

@@ -13,10 +13,11 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import loomylin.cli.Flags;
-import loomylin.cli.ProcLimits;
 import loomylin.cli.StartupFailure;
 import loomylin.cli.UsageError;
 import loomylin.json.Json;
+import loomylin.proc.ProcLimits;
+import loomylin.proc.ProcReader;
 import loomylin.web.Params;
 
 /**
@@ -57,7 +58,7 @@ final class ConnectionsBench {
     static void main(Flags flags, String commandLine, PrintStream out) {
         if (!Files.isReadable(Path.of("/proc/self/stat")))
             throw new UsageError("the bench measures the clients through /proc, so it runs on Linux only");
-        List<Integer> levels = levels(flags.get("concurrency"), ProcLimits.openFiles(Path.of("/proc/self/limits")));
+        List<Integer> levels = levels(flags.get("concurrency"), ProcLimits.openFiles(ProcLimits.SELF));
         int durationS = flags.get("measure") == null ? DEFAULT_MEASURE_S : flags.integer("measure", 1, 3_600);
         int repeat = flags.get("repeat") == null ? DEFAULT_REPEAT : flags.integer("repeat", 1, 20);
         Path dir = Path.of(flags.get("out")).toAbsolutePath();

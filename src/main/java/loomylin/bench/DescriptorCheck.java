@@ -3,8 +3,8 @@ package loomylin.bench;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.OptionalLong;
-import loomylin.cli.ProcLimits;
 import loomylin.cli.UsageError;
+import loomylin.proc.ProcLimits;
 
 /**
  * Checks that every run's concurrency fits in the open-file limit the children inherit: hey holds one socket

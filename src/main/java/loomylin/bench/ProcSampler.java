@@ -1,6 +1,7 @@
 package loomylin.bench;
 
 import java.time.Duration;
+import loomylin.proc.ProcReader;
 
 /**
  * Samples a server process while load runs (every {@code every}) and keeps the peaks: resident memory,

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import loomylin.cli.StartupFailure;
+import loomylin.proc.ProcReader;
 
 /**
  * Makes one run against a server the bench did not start ({@code --target}): checks it still answers,

@@ -8,6 +8,10 @@ import java.util.List;
 import java.util.Optional;
 import loomylin.cli.StartupFailure;
 import loomylin.jetty.PoolKind;
+import loomylin.proc.CpuTimes;
+import loomylin.proc.ProcReader;
+import loomylin.proc.ProcStat;
+import loomylin.proc.ProcStatus;
 
 /**
  * Makes one run: a fresh server JVM on the run's pool, its idle memory, a closed-loop hey warm-up, then the

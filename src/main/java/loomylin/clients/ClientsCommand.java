@@ -2,7 +2,6 @@ package loomylin.clients;
 
 import java.net.InetAddress;
 import java.nio.channels.SocketChannel;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -11,6 +10,7 @@ import loomylin.cli.Flags;
 import loomylin.cli.StartupFailure;
 import loomylin.cli.UsageError;
 import loomylin.json.Json;
+import loomylin.proc.ProcLimits;
 import loomylin.web.Params;
 
 /**
@@ -51,7 +51,7 @@ public final class ClientsCommand {
             throw new UsageError("--format must be text or json, got '" + Params.printable(format) + "'");
         Target target = Target.parse(flags.get("target"));
         List<InetAddress> sources = SourceAddresses.parse(flags.get("source-addresses"));
-        ConnectionLimits.check(connections, sources.size(), Path.of("/proc/self/limits"), Path.of("/proc/sys/net/ipv4/ip_local_port_range"));
+        ConnectionLimits.check(connections, sources.size(), ProcLimits.SELF, ProcLimits.PORT_RANGE);
 
         Map<String, Object> result;
         try {

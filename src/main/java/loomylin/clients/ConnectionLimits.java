@@ -1,11 +1,9 @@
 package loomylin.clients;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.OptionalLong;
-import loomylin.cli.ProcLimits;
 import loomylin.cli.UsageError;
+import loomylin.proc.ProcLimits;
 
 /**
  * The two kernel limits on how many connections one client holds, checked before any connection opens: the
@@ -23,22 +21,11 @@ final class ConnectionLimits {
         if (files.isPresent() && connections + SPARE_FILES > files.getAsLong())
             throw new UsageError(connections + " connections need about " + (connections + SPARE_FILES) + " open files, but the limit is "
                     + files.getAsLong() + "; raise it (ulimit -n) or use at most " + Math.max(0, files.getAsLong() - SPARE_FILES) + " connections");
-        long ports = ephemeralPorts(portRange);
+        long ports = ProcLimits.ephemeralPorts(portRange).orElse(0);
         int sources = Math.max(1, sourceAddresses);
         long perSource = (connections + sources - 1) / sources;
         if (ports > 0 && perSource > ports)
             throw new UsageError(connections + " connections over " + sources + " source address(es) need " + perSource
                     + " ports each, but the ephemeral port range has " + ports + "; add --source-addresses (e.g. 127.0.0.2-127.0.0.9)");
-    }
-
-
-    /** How many ports /proc/sys/net/ipv4/ip_local_port_range spans; 0 if unknown. */
-    static long ephemeralPorts(Path portRange) {
-        try {
-            String[] ends = Files.readString(portRange).trim().split("\\s+");
-            return Long.parseLong(ends[1]) - Long.parseLong(ends[0]) + 1;
-        } catch (IOException | RuntimeException e) {
-            return 0;
-        }
     }
 }

@@ -24,11 +24,11 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
-import loomylin.bench.ProcReader;
-import loomylin.bench.ProcStatus;
 import loomylin.cli.Flags;
 import loomylin.cli.Guard;
 import loomylin.cli.UsageError;
+import loomylin.proc.ProcReader;
+import loomylin.proc.ProcStatus;
 import loomylin.web.Params;
 
 /**

@@ -26,6 +26,7 @@ class ArchitectureTest {
     static final Map<String, Integer> LAYERS = Map.ofEntries(
             Map.entry("loomylin.web", 0),
             Map.entry("loomylin.json", 0),
+            Map.entry("loomylin.proc", 0),
             Map.entry("loomylin.jetty.internal", 1),
             Map.entry("loomylin.jetty", 2),
             Map.entry("loomylin.backend", 3),

@@ -9,8 +9,8 @@ import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import loomylin.cli.ProcLimits;
 import loomylin.cli.UsageError;
+import loomylin.proc.ProcLimits;
 import org.junit.jupiter.api.Test;
 
 /** /proc/self/limits recorded on the project's machine: 20000 open files. */

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import loomylin.proc.ProcReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -70,7 +71,7 @@ class ProcSamplerTest {
 
     @Test
     void samplesTheRecordedServerOnItsOwnThread() throws Exception {
-        ProcSampler sampler = new ProcSampler(ProcTest.recorded(), ProcTest.SERVER, Duration.ofMillis(5));
+        ProcSampler sampler = new ProcSampler(new ProcReader(Path.of(getClass().getResource("/proc").toURI())), 22233, Duration.ofMillis(5)); // recorded in loomylin.proc's ProcTest
         sampler.start();
         // the sampler's own thread must take samples: without it, only close()'s last sample would exist
         await("samples from the sampler thread").atMost(Duration.ofSeconds(10)).until(() -> sampler.peaks().samples() >= 2);

@@ -19,8 +19,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 import loomylin.backend.Backend;
-import loomylin.cli.ProcLimits;
 import loomylin.cli.StartupFailure;
+import loomylin.proc.ProcLimits;
 import loomylin.testing.ChildJvm;
 import loomylin.testing.IntegrationTest;
 import loomylin.testing.Ports;
@@ -153,7 +153,7 @@ class ClientsTest {
     @IntegrationTest
     @Test
     void moreConnectionsThanTheOpenFileLimitIsOneLineBeforeAnyConnectionOpens() throws Exception {
-        long limit = ProcLimits.openFiles(java.nio.file.Path.of("/proc/self/limits")).orElse(1_000);
+        long limit = ProcLimits.openFiles(ProcLimits.SELF).orElse(1_000);
         try (ChildJvm c = ChildJvm.main("clients", "--model", "virtual", "--connections", String.valueOf(limit + 1),
                 "--target", "http://127.0.0.1:" + backend.port() + "/echo").start()) {
             assertEquals(2, c.exit(Duration.ofSeconds(30)), c.output());

@@ -1,4 +1,4 @@
-package loomylin.bench;
+package loomylin.proc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

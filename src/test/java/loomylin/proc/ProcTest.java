@@ -1,4 +1,4 @@
-package loomylin.bench;
+package loomylin.proc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -14,7 +14,7 @@ class ProcTest {
     static final long HEY = 22452;
 
     static ProcReader recorded() throws URISyntaxException {
-        return new ProcReader(Path.of(ProcTest.class.getResource("/bench/proc").toURI()));
+        return new ProcReader(Path.of(ProcTest.class.getResource("/proc").toURI()));
     }
 
     @Test

@@ -1,7 +1,6 @@
-package loomylin.bench;
+package loomylin.proc;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 
@@ -11,23 +10,24 @@ public final class ProcReader {
 
     private final Path root;
 
-    ProcReader(Path root) {
+    public ProcReader(Path root) {
         this.root = root;
     }
 
     /** Empty once the process is gone (reaped): sampling races with exit, and that is no error. */
-    Optional<ProcStat> stat(long pid) {
+    public Optional<ProcStat> stat(long pid) {
         return read(pid, "stat").map(ProcStat::parse);
     }
 
+    /** Empty once the process is gone, or where there is no /proc. */
     public Optional<ProcStatus> status(long pid) {
         return read(pid, "status").map(ProcStatus::parse);
     }
 
     /** The machine's CPU times; empty where there is no /proc/stat. */
-    Optional<CpuTimes> cpuTimes() {
+    public Optional<CpuTimes> cpuTimes() {
         try {
-            return Optional.of(CpuTimes.parse(Files.readString(root.resolve("stat"))));
+            return Optional.of(CpuTimes.parse(ProcFile.read(root.resolve("stat"))));
         } catch (IOException | IllegalArgumentException e) {
             return Optional.empty();
         }
@@ -35,7 +35,7 @@ public final class ProcReader {
 
     private Optional<String> read(long pid, String file) {
         try {
-            return Optional.of(Files.readString(root.resolve(Long.toString(pid)).resolve(file)));
+            return Optional.of(ProcFile.read(root.resolve(Long.toString(pid)).resolve(file)));
         } catch (IOException e) {
             return Optional.empty();
         }

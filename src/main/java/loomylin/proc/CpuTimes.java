@@ -1,11 +1,11 @@
-package loomylin.bench;
+package loomylin.proc;
 
 /**
  * The machine's CPU time from the aggregate {@code cpu} line of {@code /proc/stat}, in clock ticks: all of it,
  * and the part the hypervisor gave to someone else (steal). On a virtual machine, steal is the host running
  * other guests on our cores: a run during which it grows was measured on a slower machine than its neighbours.
  */
-record CpuTimes(long totalTicks, long stealTicks) {
+public record CpuTimes(long totalTicks, long stealTicks) {
 
     static CpuTimes parse(String procStat) {
         for (String line : procStat.split("\n")) {
@@ -21,7 +21,7 @@ record CpuTimes(long totalTicks, long stealTicks) {
     }
 
     /** The share of the machine's time between {@code before} and this that was stolen, in percent; NaN if none passed. */
-    double stealPctSince(CpuTimes before) {
+    public double stealPctSince(CpuTimes before) {
         long total = totalTicks - before.totalTicks;
         return total <= 0 ? Double.NaN : 100.0 * (stealTicks - before.stealTicks) / total;
     }

@@ -1,17 +1,17 @@
-package loomylin.bench;
+package loomylin.proc;
 
 /**
- * The fields of {@code /proc/<pid>/stat} the bench reads. Times are in clock ticks of {@link #TICKS_PER_SECOND}.
+ * The fields of {@code /proc/<pid>/stat} Loomylin reads. Times are in clock ticks of {@link #TICKS_PER_SECOND}.
  *
  * @param cpuTicks      user + system time of the process, all its threads
  * @param childrenTicks user + system time of the children it has waited for (cutime + cstime): after hey
  *                      exits and is reaped, its whole CPU time shows up here in the bench's own stat
  * @param threads       OS threads, i.e. platform threads for a JVM (virtual threads are not OS threads)
  */
-record ProcStat(long pid, String command, char state, long cpuTicks, long childrenTicks, int threads, long vsizeKb, long rssPages) {
+public record ProcStat(long pid, String command, char state, long cpuTicks, long childrenTicks, int threads, long vsizeKb, long rssPages) {
 
     /** USER_HZ: what the kernel reports times in; 100 on every Linux ABI the JDK runs on. */
-    static final double TICKS_PER_SECOND = 100.0;
+    public static final double TICKS_PER_SECOND = 100.0;
 
     static ProcStat parse(String text) {
         // The command sits in parentheses and may itself hold spaces and ')' : the fields start after the last ')'.
@@ -36,7 +36,7 @@ record ProcStat(long pid, String command, char state, long cpuTicks, long childr
         }
     }
 
-    double cpuSeconds() {
+    public double cpuSeconds() {
         return cpuTicks / TICKS_PER_SECOND;
     }
 

@@ -1,4 +1,4 @@
-package loomylin.bench;
+package loomylin.proc;
 
 /**
  * The memory and thread lines of {@code /proc/<pid>/status}, in kB. A line the kernel leaves out (a zombie
