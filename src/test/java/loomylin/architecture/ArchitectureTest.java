@@ -35,6 +35,8 @@ class ArchitectureTest {
             Map.entry("loomylin.java", 5),
             Map.entry("loomylin.kotlin", 5),
             Map.entry("loomylin.clients", 5),
+            Map.entry("loomylin.bench.run", 6),
+            Map.entry("loomylin.bench.output", 6),
             Map.entry("loomylin.bench", 6),
             Map.entry("loomylin.report", 6),
             Map.entry("loomylin.reliability", 7),
