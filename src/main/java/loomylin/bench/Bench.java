@@ -9,6 +9,26 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import loomylin.bench.connections.ConnectionsBench;
+import loomylin.bench.fibers.Seed004;
+import loomylin.bench.load.Client;
+import loomylin.bench.load.ClientBinary;
+import loomylin.bench.output.Charts;
+import loomylin.bench.output.Machine;
+import loomylin.bench.output.Progress;
+import loomylin.bench.output.Report;
+import loomylin.bench.output.ResultsCsv;
+import loomylin.bench.output.Targets;
+import loomylin.bench.run.BenchConfig;
+import loomylin.bench.run.DescriptorCheck;
+import loomylin.bench.run.Endpoint;
+import loomylin.bench.run.FreePort;
+import loomylin.bench.run.RemoteRunExecutor;
+import loomylin.bench.run.RunExecutor;
+import loomylin.bench.run.RunMaker;
+import loomylin.bench.run.RunResult;
+import loomylin.bench.run.RunSpec;
+import loomylin.bench.run.ServerProcess;
 import loomylin.cli.Flags;
 import loomylin.cli.StartupFailure;
 
@@ -41,12 +61,12 @@ public final class Bench {
     }
 
     /** Runs the bench; returns the output directory, or throws StartupFailure after writing what finished. */
-    static Path run(BenchConfig config, String commandLine, PrintStream out) {
+    public static Path run(BenchConfig config, String commandLine, PrintStream out) {
         if (!Files.isReadable(Path.of("/proc/self/stat")))
             throw new loomylin.cli.UsageError("the bench measures servers through /proc, so it runs on Linux only");
         Map<Client, Path> tools = new EnumMap<>(Client.class);
-        tools.put(Client.HEY, ClientBinary.locate(Client.HEY, config)); // every run warms up with hey
-        for (Client c : List.of(Client.WRK, Client.OHA)) if (Plan.uses(config.runs(), c)) tools.put(c, ClientBinary.locate(c, config));
+        tools.put(Client.HEY, ClientBinary.locate(Client.HEY, config.tools().get(Client.HEY))); // every run warms up with hey
+        for (Client c : List.of(Client.WRK, Client.OHA)) if (RunSpec.uses(config.runs(), c)) tools.put(c, ClientBinary.locate(c, config.tools().get(c)));
         DescriptorCheck.check(config.runs(), Path.of("/proc/self/limits"));
         Path dir = config.out().toAbsolutePath();
         try {
@@ -58,7 +78,7 @@ public final class Bench {
             if (local) Files.writeString(backendLog, "");
             Machine machine = Machine.describe(tools);
             List<RunSpec> plan = config.runs();
-            out.printf("bench: preset %s, %d runs, %s twin, %s -> %s%n", config.preset().name(), plan.size(), config.twin(), tools.values(), dir);
+            out.printf("bench: preset %s, %d runs, %s twin, %s -> %s%n", config.preset(), plan.size(), config.twin(), tools.values(), dir);
             if (!local) out.println("bench: targets " + config.remote().servers().stream().map(t -> t.pool() + " at " + t.base()).toList()
                     + (config.remote().metrics() == null ? ", no --metrics: the server columns stay empty" : ", metrics " + config.remote().metrics()));
 
@@ -116,9 +136,9 @@ public final class Bench {
         List<Targets.Target> targets = Targets.evaluate(rows, machine.cores());
         Targets.writeCsv(dir.resolve("targets.csv"), targets);
         List<String> charted = new ArrayList<>();
-        for (Endpoint e : Plan.endpoints(plan)) {
+        for (Endpoint e : RunSpec.endpoints(plan)) {
             for (boolean open : List.of(false, true)) {
-                if (Charts.write(dir, e, open, Plan.pools(plan), rows)) charted.add(Charts.fileName(e, open));
+                if (Charts.write(dir, e, open, RunSpec.pools(plan), rows)) charted.add(Charts.fileName(e, open));
                 else Files.deleteIfExists(dir.resolve(Charts.fileName(e, open))); // an earlier bench's chart would mislead
             }
         }

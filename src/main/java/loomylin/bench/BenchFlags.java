@@ -4,17 +4,25 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import loomylin.bench.connections.ConnectionsBench;
+import loomylin.bench.fibers.Seed004;
+import loomylin.bench.load.Client;
+import loomylin.bench.load.RequestRule;
+import loomylin.bench.run.BenchConfig;
+import loomylin.bench.run.DescriptorCheck;
+import loomylin.bench.run.RemoteServers;
+import loomylin.bench.run.RunSpec;
 import loomylin.cli.Flags;
 import loomylin.cli.UsageError;
 import loomylin.web.Limits;
 import loomylin.web.Params;
 
 /** The flags of {@code loomylin bench}, each also an environment variable (LOOMYLIN_PRESET, ...). */
-final class BenchFlags {
+public final class BenchFlags {
     private BenchFlags() {
     }
 
-    static final List<Flags.Flag> FLAGS = List.of(
+    public static final List<Flags.Flag> FLAGS = List.of(
             new Flags.Flag("preset", "smoke|quick|full|latency|scale|hops|seed004|connections", "quick", "which runs to make; the flags below replace its lists"),
             new Flags.Flag("pools", "KIND,KIND,...", null, "pools to compare (default: the preset's); KIND is " + loomylin.jetty.PoolKind.HELP),
             new Flags.Flag("endpoints", "ROUTE[?QUERY],...", null, "endpoints to load, query kept, e.g. wait-blocking?ms=1000 (default: the preset's)"),
@@ -41,7 +49,7 @@ final class BenchFlags {
             new Flags.Flag("oha", "PATH", null, "the oha binary (default: oha on PATH, else ~/.cargo/bin/oha)"),
             new Flags.Flag("help", null, null, "print this help and exit"));
 
-    static BenchConfig parse(Flags flags) {
+    public static BenchConfig parse(Flags flags) {
         Preset preset = Preset.named(flags.get("preset"));
         RemoteServers remote = RemoteServers.fromFlags(flags);
         List<String> pools = remote == null ? list(flags, "pools") : remote.pools();
@@ -60,7 +68,7 @@ final class BenchFlags {
             throw new UsageError("--twin must be java or kotlin, got '" + Params.printable(twin) + "'");
         Map<Client, Path> tools = new java.util.EnumMap<>(Client.class);
         for (Client c : Client.values()) if (flags.get(c.label()) != null) tools.put(c, Path.of(flags.get(c.label())));
-        return new BenchConfig(preset, runs, Path.of(flags.get("out")), tools, warmup, preset.warmupConcurrency(), requests,
+        return new BenchConfig(preset.name(), runs, Path.of(flags.get("out")), tools, warmup, preset.warmupConcurrency(), requests,
                 measureS, twin, heap, flags.integer("backend-delay", 0, Limits.DELAY_MAX), flags.integer("timeout", 1, 600),
                 flags.integer("client-limit", 1, 100), remote, hopClient(flags.get("hop-client")));
     }
@@ -123,7 +131,7 @@ final class BenchFlags {
         return h;
     }
 
-    static String help() {
+    public static String help() {
         return """
                 Usage: java -jar loomylin.jar bench [flags]
 
@@ -163,7 +171,7 @@ final class BenchFlags {
         return out.toString();
     }
 
-    static BenchConfig parse(String[] args, Map<String, String> env) {
+    public static BenchConfig parse(String[] args, Map<String, String> env) {
         return parse(Flags.parse(args, FLAGS, env));
     }
 }

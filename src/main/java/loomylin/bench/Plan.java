@@ -1,9 +1,11 @@
 package loomylin.bench;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import loomylin.bench.load.Client;
+import loomylin.bench.run.Endpoint;
+import loomylin.bench.run.RunSpec;
 import loomylin.cli.UsageError;
 import loomylin.jetty.PoolKind;
 
@@ -12,12 +14,12 @@ import loomylin.jetty.PoolKind;
  * level, different pool) come together, and their repeats interleave across the pools (A B C A B C, not
  * A A A B B B), so that drift of a shared machine hits every pool alike.
  */
-final class Plan {
+public final class Plan {
     private Plan() {
     }
 
     /** What the flags change in every block of the preset; null = the preset's own. */
-    record Overrides(List<String> pools, List<String> endpoints, List<Integer> concurrency, List<Integer> rates, Client client, Integer repeat) {
+    public record Overrides(List<String> pools, List<String> endpoints, List<Integer> concurrency, List<Integer> rates, Client client, Integer repeat) {
         static final Overrides NONE = new Overrides(null, null, null, null, null, null);
     }
 
@@ -26,7 +28,7 @@ final class Plan {
      * where it first appears. --rate turns every block open-loop (oha); --client replaces every closed
      * block's client.
      */
-    static List<RunSpec> of(Preset preset, Overrides o) {
+    public static List<RunSpec> of(Preset preset, Overrides o) {
         int repeat = o.repeat() != null ? o.repeat() : preset.repeat();
         Map<String, RunSpec> runs = new LinkedHashMap<>();
         for (Preset.Block block : preset.blocks()) {
@@ -50,28 +52,11 @@ final class Plan {
         return List.copyOf(runs.values());
     }
 
-    static PoolKind pool(String spec) {
+    public static PoolKind pool(String spec) {
         try {
             return PoolKind.parse(spec);
         } catch (IllegalArgumentException e) {
             throw new UsageError(e.getMessage());
         }
-    }
-
-    /** In order of first appearance: the order of the report's sections and of the charts' legends. */
-    static List<Endpoint> endpoints(List<RunSpec> runs) {
-        List<Endpoint> out = new ArrayList<>();
-        for (RunSpec r : runs) if (!out.contains(r.endpoint())) out.add(r.endpoint());
-        return out;
-    }
-
-    static List<PoolKind> pools(List<RunSpec> runs) {
-        List<PoolKind> out = new ArrayList<>();
-        for (RunSpec r : runs) if (!out.contains(r.pool())) out.add(r.pool());
-        return out;
-    }
-
-    static boolean uses(List<RunSpec> runs, Client client) {
-        return runs.stream().anyMatch(r -> r.client() == client);
     }
 }

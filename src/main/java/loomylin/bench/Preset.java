@@ -2,6 +2,9 @@ package loomylin.bench;
 
 import java.util.List;
 import java.util.Locale;
+import loomylin.bench.load.Client;
+import loomylin.bench.load.RequestRule;
+import loomylin.bench.run.Endpoint;
 import loomylin.cli.UsageError;
 import loomylin.web.Params;
 
@@ -21,7 +24,7 @@ import loomylin.web.Params;
  *                          rate x this many requests
  * @param repeat            runs of every configuration, interleaved across pools
  */
-record Preset(String name, String summary, List<Block> blocks, RequestRule requests, String warmup, int warmupConcurrency,
+public record Preset(String name, String summary, List<Block> blocks, RequestRule requests, String warmup, int warmupConcurrency,
               String heap, int measureS, int repeat) {
 
     /**
@@ -29,7 +32,7 @@ record Preset(String name, String summary, List<Block> blocks, RequestRule reque
      * open-loop. {@code client} is the closed-loop client that leaves the server as the limit at these
      * concurrencies (--client overrides it).
      */
-    record Block(List<String> pools, List<String> endpoints, List<Integer> concurrency, List<Integer> rates, Client client) {
+    public record Block(List<String> pools, List<String> endpoints, List<Integer> concurrency, List<Integer> rates, Client client) {
         Block(List<String> pools, List<String> endpoints, List<Integer> concurrency) {
             this(pools, endpoints, concurrency, List.of(), Client.HEY);
         }
@@ -40,9 +43,9 @@ record Preset(String name, String summary, List<Block> blocks, RequestRule reque
         }
     }
 
-    static final List<String> NAMES = List.of("smoke", "quick", "full", "latency", "scale", "hops");
+    public static final List<String> NAMES = List.of("smoke", "quick", "full", "latency", "scale", "hops");
 
-    static Preset named(String name) {
+    public static Preset named(String name) {
         return switch (name.trim().toLowerCase(Locale.ROOT)) {
             case "smoke" -> SMOKE;
             case "quick" -> QUICK;
@@ -54,21 +57,15 @@ record Preset(String name, String summary, List<Block> blocks, RequestRule reque
         };
     }
 
-    /**
-     * Contention-free CPU work for P2: 1000 SHA-256 iterations over 256 bytes (4-6 ms of server CPU per request
-     * in a smoke-sized, barely warm run on a busy 2-core machine),
-     * through /mixed. A build without /mixed falls back to /computational (Math.random's shared seed, so it
-     * measures contention too); the report's P2 row names the endpoint it used.
-     */
-    static final String CPU = Endpoint.ROUTES.contains("mixed") ? "mixed?cpu=1000&sleep=0&file=0" : "computational";
+    public static final String CPU = Endpoint.CPU;
 
     /** Seconds, for the test suite: does every part work, not how fast anything is. */
-    static final Preset SMOKE = new Preset("smoke", "2 pools x 2 endpoints x 2 concurrency levels, 100 requests each; under a minute",
+    public static final Preset SMOKE = new Preset("smoke", "2 pools x 2 endpoints x 2 concurrency levels, 100 requests each; under a minute",
             List.of(new Block(List.of("loom", "qtp:4"), List.of("wait-blocking?ms=10", "computational?iterations=1000"), List.of(5, 10))),
             new RequestRule(10, 100, 100), "500ms", 10, "256m", 1, 1);
 
     /** A few minutes: the main questions at a low and a high concurrency, three times each. */
-    static final Preset QUICK = new Preset("quick", "14 configurations x 3 repeats: CPU work, waits with and without a thread, hops; about 8 minutes on 2 cores",
+    public static final Preset QUICK = new Preset("quick", "14 configurations x 3 repeats: CPU work, waits with and without a thread, hops; about 8 minutes on 2 cores",
             List.of(
                     new Block(List.of("qtp:4", "loom"), List.of(CPU), List.of(50)),
                     new Block(List.of("qtp:4"), List.of("wait-async?ms=100"), List.of(50)),
@@ -86,7 +83,7 @@ record Preset(String name, String summary, List<Block> blocks, RequestRule reque
      * the server (issue 9). qtp:4 runs only the CPU block and the seed's c=50 waits, qtp:32 and qtp:2500
      * only where they answer a question: elsewhere they would spend minutes queueing to show what one run shows.
      */
-    static final Preset FULL = new Preset("full", "the README's results: 47 configurations x 3 repeats; about 30 minutes on 2 cores",
+    public static final Preset FULL = new Preset("full", "the README's results: 47 configurations x 3 repeats; about 30 minutes on 2 cores",
             List.of(
                     new Block(List.of("qtp:4", "qtp:32", "loom", "jetty-vtp", "qtp-vt:8"), List.of(CPU), List.of(50)),
                     new Block(List.of("qtp:4", "loom"), List.of(CPU), List.of(500)),
@@ -102,14 +99,14 @@ record Preset(String name, String summary, List<Block> blocks, RequestRule reque
             new RequestRule(2, 1000, 100_000), "4s", 100, "512m", 6, 3);
 
     /** Offered rates from well below to well above qtp:32's capacity (30 request threads / 0.1 s = 300 req/s). */
-    static final List<Integer> LATENCY_RATES = List.of(100, 200, 250, 300, 350, 450, 600);
+    public static final List<Integer> LATENCY_RATES = List.of(100, 200, 250, 300, 350, 450, 600);
 
     /**
      * The hockey stick: /wait-blocking?ms=100 offered open-loop at constant rates on four pools, and
      * /wait-async?ms=100 on qtp:32 as the reference where no thread waits. 1000 connections, so that even
      * qtp:32's growing queue at 600 req/s never runs the client out of them within the 10 s window.
      */
-    static final Preset LATENCY = new Preset("latency", "open loop: 5 pool/endpoint pairs x 7 offered rates (100-600 req/s); about 10 minutes on 2 cores",
+    public static final Preset LATENCY = new Preset("latency", "open loop: 5 pool/endpoint pairs x 7 offered rates (100-600 req/s); about 10 minutes on 2 cores",
             List.of(
                     new Block(List.of("qtp:32", "loom", "qtp-vt:8", "jetty-vtp"), List.of("wait-blocking?ms=100"), List.of(1000), LATENCY_RATES, Client.OHA),
                     new Block(List.of("qtp:32"), List.of("wait-async?ms=100"), List.of(1000), LATENCY_RATES, Client.OHA)),
@@ -125,7 +122,7 @@ record Preset(String name, String summary, List<Block> blocks, RequestRule reque
      * opens. The question is the steady state of a thread per connection; what the first contact costs shows in
      * warmup_rps.
      */
-    static final Preset SCALE = new Preset("scale", "servers at connection scale: 12 configurations x 3 repeats at c=5000-18000 with 1 s waits (wrk); about 15 minutes on 2 cores",
+    public static final Preset SCALE = new Preset("scale", "servers at connection scale: 12 configurations x 3 repeats at c=5000-18000 with 1 s waits (wrk); about 15 minutes on 2 cores",
             List.of(
                     new Block(List.of("loom", "qtp-vt:8"), List.of("wait-blocking?ms=1000"), List.of(5_000, 10_000, 18_000), List.of(), Client.WRK),
                     new Block(List.of("qtp:5500"), List.of("wait-blocking?ms=1000"), List.of(5_000), List.of(), Client.WRK),
@@ -138,7 +135,7 @@ record Preset(String name, String summary, List<Block> blocks, RequestRule reque
      * P4 for one blocking client: loom /hops-blocking against /hops-async at c=50 and c=1000. Run it once per
      * {@code --hop-client} (jdk, url, jetty) and compare CPU per request and throughput.
      */
-    static final Preset HOPS = new Preset("hops", "P4 for the --hop-client: loom /hops-blocking vs /hops-async at c=50 and 1000, 3 repeats; about 3 minutes",
+    public static final Preset HOPS = new Preset("hops", "P4 for the --hop-client: loom /hops-blocking vs /hops-async at c=50 and 1000, 3 repeats; about 3 minutes",
             List.of(new Block(List.of("loom"), List.of("hops-blocking", "hops-async"), List.of(50, 1000))),
             new RequestRule(2, 1000, 100_000), "4s", 100, "512m", 6, 3);
 }

@@ -12,6 +12,7 @@ import loomylin.jetty.ServerOptions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import loomylin.bench.measure.PrometheusText;
 
 /**
  * The admin port's /metrics over real HTTP: the text format is strictly valid, every server port has its

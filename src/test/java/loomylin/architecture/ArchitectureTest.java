@@ -35,12 +35,17 @@ class ArchitectureTest {
             Map.entry("loomylin.java", 5),
             Map.entry("loomylin.kotlin", 5),
             Map.entry("loomylin.clients", 5),
-            Map.entry("loomylin.bench.run", 6),
-            Map.entry("loomylin.bench.output", 6),
-            Map.entry("loomylin.bench", 6),
+            Map.entry("loomylin.bench.process", 6),
+            Map.entry("loomylin.bench.measure", 6),
+            Map.entry("loomylin.bench.load", 7),
+            Map.entry("loomylin.bench.run", 8),
+            Map.entry("loomylin.bench.output", 9),
+            Map.entry("loomylin.bench.connections", 10),
+            Map.entry("loomylin.bench.fibers", 10),
+            Map.entry("loomylin.bench", 11),
             Map.entry("loomylin.report", 6),
-            Map.entry("loomylin.reliability", 7),
-            Map.entry("loomylin", 8));
+            Map.entry("loomylin.reliability", 12),
+            Map.entry("loomylin", 13));
 
     static Map<String, Set<String>> edges;
 

@@ -9,6 +9,10 @@ import java.util.Map;
 import loomylin.cli.UsageError;
 import loomylin.jetty.PoolKind;
 import org.junit.jupiter.api.Test;
+import loomylin.bench.run.BenchConfig;
+import loomylin.bench.run.Endpoint;
+import loomylin.bench.load.RequestRule;
+import loomylin.bench.run.RunSpec;
 
 class BenchFlagsTest {
 
@@ -69,7 +73,7 @@ class BenchFlagsTest {
     void environmentVariablesCountAsFlagsAndFlagsWin() {
         BenchConfig c = BenchFlags.parse(new String[] {"--concurrency", "7"},
                 Map.of("LOOMYLIN_PRESET", "smoke", "LOOMYLIN_POOLS", "jetty-vtp:100", "LOOMYLIN_CONCURRENCY", "9"));
-        assertEquals(List.of(PoolKind.parse("jetty-vtp:100")), Plan.pools(c.runs()));
+        assertEquals(List.of(PoolKind.parse("jetty-vtp:100")), RunSpec.pools(c.runs()));
         assertTrue(c.runs().stream().allMatch(r -> r.concurrency() == 7));
     }
 

@@ -25,6 +25,13 @@ import loomylin.testing.IntegrationTest;
 import loomylin.testing.Tools;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import loomylin.bench.output.Charts;
+import loomylin.bench.process.ChildProcesses;
+import loomylin.bench.load.Client;
+import loomylin.bench.load.ClientBinary;
+import loomylin.bench.output.Machine;
+import loomylin.bench.run.RunResult;
+import loomylin.bench.output.Targets;
 
 /**
  * The whole bench for real: hey (and wrk, oha) from PATH, server JVMs started from this test's class path.

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import loomylin.bench.run.RunResult;
 
 /**
  * {@code bench --target} against servers it did not start: a separate JVM (qtp:4 and loom on free ports,

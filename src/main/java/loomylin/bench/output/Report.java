@@ -1,0 +1,142 @@
+package loomylin.bench.output;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import loomylin.bench.load.Client;
+import loomylin.bench.measure.Measured;
+import loomylin.bench.run.BenchConfig;
+import loomylin.bench.run.Endpoint;
+import loomylin.bench.run.RunResult;
+import loomylin.bench.run.RunSpec;
+import loomylin.jetty.PoolKind;
+
+/**
+ * report.md: the machine, how the runs were made, the targets, then per endpoint a chart and a table with
+ * every pool at each level next to each other, as medians of the repeats with their min-max range.
+ * Sections and rows follow the plan's order, so the same bench writes the same layout every time.
+ */
+public final class Report {
+    private Report() {
+    }
+
+    public static void write(Path file, BenchConfig config, String commandLine, Machine machine, List<RunSpec> plan, List<RunResult> rows,
+                      List<Targets.Target> targets, List<String> charts, String failure) throws IOException {
+        StringBuilder md = new StringBuilder();
+        md.append("# Loomylin benchmark\n\n");
+        md.append("Preset `").append(config.preset()).append("`, ").append(config.twin()).append(" twin, ")
+                .append(rows.size()).append(" of ").append(plan.size()).append(" runs, ").append(machine.date()).append(".  \n");
+        md.append("Command: `").append(commandLine).append("`\n\n");
+        if (failure != null) md.append("**Incomplete:** ").append(failure).append("\n\n");
+
+        md.append("## Machine\n\n| | |\n|---|---|\n");
+        md.append("| CPU | ").append(machine.cores()).append(" cores").append(machine.cpu().isEmpty() ? "" : ", " + machine.cpu()).append(" |\n");
+        md.append("| Memory | ").append(RunResult.fixed(machine.memoryKb() / 1024.0 / 1024.0, 1)).append(" GiB |\n");
+        md.append("| JDK | ").append(machine.jdk()).append(" |\n");
+        md.append("| OS | ").append(machine.os()).append(" |\n");
+        for (Map.Entry<Client, String> c : machine.clients().entrySet())
+            md.append("| ").append(c.getKey().label()).append(" | ").append(c.getValue()).append(" |\n");
+        md.append("| Date | ").append(machine.date()).append(" |\n\n");
+
+        md.append("## Method\n\n");
+        if (config.remote() != null) RemoteReport.method(md, config);
+        else md.append("- Each run: a fresh server JVM serving one pool (`-Xms").append(config.heap()).append(" -Xmx").append(config.heap())
+                .append(" -XX:+AlwaysPreTouch`, accept queue 4096, loopback); idle RSS read once it answers; a ")
+                .append(config.warmup()).append(" closed-loop warm-up with hey at min(c, ").append(config.warmupConcurrency())
+                .append(") clients, whose achieved rate is shown beside the measured one (warm-up req/s); then the measured run, a ")
+                .append(config.measureS()).append(" s window. The backend (for /hops-*, delay ").append(config.backendDelayMs())
+                .append(" ms per call) runs in its own JVM for the whole bench.\n");
+        md.append("- Closed loop (`mode` closed): hey sends ").append(config.requests().describe())
+                .append("; wrk runs for the window. Open loop (`mode` open): oha offers requests at a constant rate for the window over a fixed number of connections, latency counted from each request's intended send time (`--latency-correction`, as wrk2). Client timeout ")
+                .append(config.timeoutS()).append(" s per request.\n");
+        md.append("- Every configuration ran ").append(plan.stream().mapToInt(RunSpec::repeat).max().orElse(1))
+                .append(" time(s), interleaved across pools (A B C A B C). Tables show the median with the min-max range; a target's ratio is taken per repeat (repeat i over repeat i) and reads PASS or MISS only when the whole range lies on one side of the goal, else NOISE. A target that reads a run with errors is ERRORS, never PASS.\n");
+        md.append("- req/s: 2xx answers per second of the client's wall time (start to exit), one definition for every client. Latencies: hey, exact nearest-rank percentiles of every answer; wrk and oha, their HdrHistograms.\n");
+        md.append("- errors: requests without a 2xx answer (error status, or no answer at all: refused, reset, timed out).\n");
+        if (config.remote() == null) { // a --target bench says where its server figures come from above
+            md.append("- CPU ms/req: the server JVM's user + system time during the measured run (/proc/<pid>/stat) per answered request.\n");
+            md.append("- idle / peak RSS: resident memory before any load / its high-water mark (VmHWM) up to the end of the run, warm-up included. threads: most OS threads (platform threads; virtual threads are not OS threads), sampled every 100 ms.\n");
+        }
+        md.append("- client-limited: the load generator itself used more than ").append(config.clientLimitPct())
+                .append("% of all cores: on a machine it shares with the server, it may then be the limit, not the server.\n\n");
+
+        md.append("## Targets\n\n| | What | Value | Goal | Result | From |\n|---|---|---|---|---|---|\n");
+        for (Targets.Target t : targets) {
+            md.append("| ").append(t.id()).append(" | ").append(t.what()).append(" | ").append(t.valueText())
+                    .append(" | ").append(t.goal()).append(" | ").append(t.result()).append(" | ")
+                    .append(t.invalid() != null ? "**" + t.invalid() + "**" : t.detail())
+                    .append(t.runs().isEmpty() ? "" : " (" + t.runs() + ")").append(" |\n");
+        }
+        md.append('\n');
+
+        List<PoolKind> pools = RunSpec.pools(plan);
+        List<Config> configs = Config.of(rows);
+        knees(md, configs, pools);
+        for (Endpoint e : RunSpec.endpoints(plan)) {
+            for (boolean open : List.of(false, true)) {
+                if (plan.stream().noneMatch(r -> r.endpoint().equals(e) && r.open() == open)) continue;
+                md.append("## /").append(e).append(open ? " (open loop)" : "").append("\n\n");
+                String chart = Charts.fileName(e, open);
+                if (charts.contains(chart)) md.append("![").append(e).append("](").append(chart).append(")\n\n");
+                List<Config> mine = configs.stream().filter(c -> c.spec().endpoint().equals(e) && c.spec().open() == open)
+                        .sorted(Comparator.comparingInt((Config c) -> c.spec().rate()).thenComparingInt(c -> c.spec().concurrency())
+                                .thenComparingInt(c -> pools.indexOf(c.spec().pool())))
+                        .toList();
+                if (mine.isEmpty()) {
+                    md.append("No finished runs.\n\n");
+                    continue;
+                }
+                table(md, mine);
+            }
+        }
+        Files.writeString(file, md, StandardCharsets.UTF_8);
+    }
+
+    /** Each pool's knee in the open-loop /wait-blocking runs: Little's law beside the most it answered. */
+    private static void knees(StringBuilder md, List<Config> configs, List<PoolKind> pools) {
+        List<Config> open = configs.stream().filter(c -> c.spec().open() && c.spec().endpoint().route().equals("wait-blocking")).toList();
+        if (open.isEmpty()) return;
+        md.append("## Knees (open loop, /wait-blocking)\n\n");
+        md.append("Predicted: Little's law, request threads / wait (a qtp:N pool has N - 2 request threads: one acceptor and one selector hold the rest); ")
+                .append("pools on virtual threads have no thread limit, so only the offered rate bounds them. Measured: the most 2xx answers per second at any offered rate, median of the repeats.\n\n");
+        md.append("| pool | endpoint | predicted knee req/s | measured knee req/s | offered rates |\n|---|---|--:|--:|---|\n");
+        for (PoolKind p : pools) {
+            for (Endpoint e : open.stream().map(c -> c.spec().endpoint()).distinct().toList()) {
+                List<Config> mine = open.stream().filter(c -> c.spec().pool().equals(p) && c.spec().endpoint().equals(e)).toList();
+                if (mine.isEmpty()) continue;
+                double predicted = Targets.predictedKnee(p, e.intParam("ms").orElse(loomylin.web.Limits.MS_DEFAULT));
+                Spread best = mine.stream().map(c -> c.spread(RunResult::rps)).max(Comparator.comparingDouble(Spread::median)).orElseThrow();
+                md.append("| ").append(p).append(" | /").append(e).append(" | ")
+                        .append(Double.isInfinite(predicted) ? "none (no thread limit)" : RunResult.fixed(predicted, 0)).append(" | ")
+                        .append(best.text(1)).append(" | ")
+                        .append(String.join(", ", mine.stream().map(c -> Integer.toString(c.spec().rate())).toList())).append(" |\n");
+            }
+        }
+        md.append('\n');
+    }
+
+    private static void table(StringBuilder md, List<Config> mine) {
+        md.append("| level | pool | client | req/s | warm-up req/s | p50 ms | p99 ms | p99.9 ms | max ms | errors | CPU ms/req | peak RSS MB | threads | client-limited |\n");
+        md.append("|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n");
+        for (Config c : mine) {
+            md.append("| ").append(c.spec().level()).append(" | ").append(c.spec().pool()).append(" | ").append(c.spec().client().label())
+                    .append(" | ").append(c.spread(RunResult::rps).text(1))
+                    .append(" | ").append(c.spread(RunResult::warmupRps).text(1))
+                    .append(" | ").append(c.spread(RunResult::p50Ms).text(1))
+                    .append(" | ").append(c.spread(RunResult::p99Ms).text(1))
+                    .append(" | ").append(c.spread(RunResult::p999Ms).text(1))
+                    .append(" | ").append(c.spread(r -> r.latency().maxMs()).text(1))
+                    .append(" | ").append(c.errors())
+                    .append(" | ").append(c.spread(RunResult::cpuMsPerRequest).text(3))
+                    .append(" | ").append(c.spread(r -> RunResult.mb(r.peakRssKb())).text(0))
+                    .append(" | ").append(c.spread(RunResult::threadsOrNaN).text(0))
+                    .append(" | ").append(c.clientLimited() ? "yes (" + c.spread(RunResult::clientCpuPct).text(0) + "%)" : "no")
+                    .append(" |\n");
+        }
+        md.append('\n');
+    }
+}

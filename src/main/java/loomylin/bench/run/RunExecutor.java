@@ -1,0 +1,131 @@
+package loomylin.bench.run;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import loomylin.bench.load.Client;
+import loomylin.bench.load.HeyRun;
+import loomylin.bench.load.OhaRun;
+import loomylin.bench.load.WrkRun;
+import loomylin.proc.CpuTimes;
+import loomylin.bench.measure.Measured;
+import loomylin.proc.ProcReader;
+import loomylin.bench.measure.ProcSampler;
+import loomylin.proc.ProcStat;
+import loomylin.proc.ProcStatus;
+import loomylin.cli.StartupFailure;
+import loomylin.jetty.PoolKind;
+
+/**
+ * Makes one run: a fresh server JVM on the run's pool, its idle memory, a closed-loop hey warm-up, then the
+ * measured run (hey or wrk closed-loop, oha open-loop) while {@link ProcSampler} watches the server; the
+ * server is stopped whatever happens.
+ */
+public final class RunExecutor implements RunMaker {
+    /** Lets the JVM finish start-up work (class loading, first compilations) before idle memory is read. */
+    private static final Duration SETTLE = Duration.ofMillis(300);
+    private static final Duration SAMPLE_EVERY = Duration.ofMillis(100);
+    private static final int START_ATTEMPTS = 3;
+
+    private final BenchConfig config;
+    private final java.util.Map<Client, Path> tools;
+    private final URI backend;
+    private final Path serversLog;
+    private final int cores;
+
+    public RunExecutor(BenchConfig config, java.util.Map<Client, Path> tools, URI backend, Path serversLog, int cores) {
+        this.config = config;
+        this.tools = tools;
+        this.backend = backend;
+        this.serversLog = serversLog;
+        this.cores = cores;
+    }
+
+    @Override
+    public RunResult execute(RunSpec run) throws IOException, InterruptedException {
+        ServerProcess server = start(run);
+        try {
+            Thread.sleep(SETTLE.toMillis());
+            long idleRssKb = ProcReader.SYSTEM.status(server.pid()).map(ProcStatus::rssKb)
+                    .orElseThrow(() -> new StartupFailure("server " + run.pool() + " exited before the run: " + server.outputTail()));
+            URI url = server.uri(run.endpoint().pathAndQuery());
+            try (ProcSampler sampler = new ProcSampler(ProcReader.SYSTEM, server.pid(), SAMPLE_EVERY)) {
+                sampler.start();
+                double warmupRps = HeyRun.warmUp(tools.get(Client.HEY), url, config.warmup(),
+                        Math.min(run.concurrency(), config.warmupConcurrency()), config.timeoutS());
+                long cpuBefore = cpuTicks(server);
+                Optional<CpuTimes> machineBefore = ProcReader.SYSTEM.cpuTimes();
+                Measured measured = measure(config, tools, cores, run, url, warmupRps, sampler);
+                long cpuAfter = cpuTicks(server);
+                double stealPct = machineBefore.flatMap(b -> ProcReader.SYSTEM.cpuTimes().map(a -> a.stealPctSince(b))).orElse(Double.NaN);
+                sampler.close();
+                if (!server.alive()) throw new StartupFailure("server " + run.pool() + " exited during the run: " + server.outputTail());
+                return result(run, measured, warmupRps, (cpuAfter - cpuBefore) / ProcStat.TICKS_PER_SECOND, idleRssKb, sampler.peaks(), stealPct);
+            }
+        } finally {
+            server.close();
+        }
+    }
+
+    /** The measured run with the run's client; {@code sampler} follows the client's CPU (and the server's, when local). */
+    public static Measured measure(BenchConfig config, java.util.Map<Client, Path> tools, int cores, RunSpec run, URI url, double warmupRps,
+                            ProcSampler sampler) throws IOException {
+        int timeout = config.timeoutS();
+        return switch (run.client()) {
+            case HEY -> HeyRun.measure(tools.get(Client.HEY), url, requests(config, run, warmupRps), run.concurrency(), timeout, sampler);
+            case WRK -> WrkRun.measure(tools.get(Client.WRK), url, config.measureS(), run.concurrency(), timeout, cores, sampler);
+            case OHA -> OhaRun.measure(tools.get(Client.OHA), url, Math.max(1, run.rate() * config.measureS()), run.rate(),
+                    run.concurrency(), timeout, sampler);
+        };
+    }
+
+    /** A hey run's count: what the warm-up achieved in the measured window, within the rule. */
+    public static int requests(BenchConfig config, RunSpec run, double warmupRps) {
+        return config.requests().requestsFor(run.concurrency(), Math.round(warmupRps * config.measureS()));
+    }
+
+    /**
+     * Warms the shared backend JVM before the first measured run, through a throwaway loom server calling
+     * it with both hop endpoints: otherwise the first /hops-* run measures a cold backend's JIT as well as
+     * its own server (on the first bench here, 547 req/s for a run that made 1844 once both were warm).
+     */
+    public void warmBackend() throws IOException {
+        ServerProcess server = start(new RunSpec(PoolKind.loom(), Endpoint.parse("hops-async"), config.warmupConcurrency(), 0, Client.HEY, 1));
+        try {
+            for (String route : List.of("/hops-async?delay=0", "/hops-blocking?delay=0"))
+                HeyRun.warmUp(tools.get(Client.HEY), server.uri(route), config.warmup(), config.warmupConcurrency(), config.timeoutS());
+        } finally {
+            server.close();
+        }
+    }
+
+    /** Picks a free port; if another process grabs it before the server binds, tries another. */
+    private ServerProcess start(RunSpec run) throws IOException {
+        for (int attempt = 1; ; attempt++) {
+            ServerProcess server = ServerProcess.server(run.pool().toString(), config.twin(), config.heap(), FreePort.pick(), backend, config.hopClient(), serversLog);
+            try {
+                server.awaitPool(run.pool().toString(), config.twin());
+                return server;
+            } catch (StartupFailure e) {
+                server.close();
+                if (!server.portTaken() || attempt == START_ATTEMPTS) throw e;
+            }
+        }
+    }
+
+    private static long cpuTicks(ServerProcess server) {
+        return ProcReader.SYSTEM.stat(server.pid()).map(ProcStat::cpuTicks)
+                .orElseThrow(() -> new StartupFailure("server exited during the run: " + server.outputTail()));
+    }
+
+    private RunResult result(RunSpec run, Measured m, double warmupRps, double cpuS, long idleRssKb, ProcSampler.Peaks peaks, double stealPct) {
+        double machineS = m.wallS() * cores;
+        double clientPct = 100.0 * m.clientCpuS() / machineS;
+        return new RunResult(run, config.twin(), m.sent(), m.answered(), m.ok(), m.sent() - m.ok(), m.wallS(), m.ok() / m.wallS(),
+                warmupRps, m.latency(), cpuS, idleRssKb, Math.max(peaks.rssKb(), idleRssKb), peaks.vszKb(), peaks.threads(),
+                m.clientCpuS(), clientPct, 100.0 * cpuS / machineS, clientPct > config.clientLimitPct(), stealPct);
+    }
+}

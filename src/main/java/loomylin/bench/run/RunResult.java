@@ -1,0 +1,99 @@
+package loomylin.bench.run;
+
+import java.util.List;
+import java.util.Locale;
+import loomylin.bench.measure.Measured;
+
+/**
+ * One measured run: a row of results.csv.
+ *
+ * @param requests      requests the client sent
+ * @param responses     responses it got, any status
+ * @param ok            of those, 2xx
+ * @param errors        requests without a 2xx answer: no response at all (refused, reset, timed out) or an
+ *                      error status; {@code requests - ok}
+ * @param durationS     the client's wall time, start to exit: the one duration every rate divides by
+ * @param rps           2xx responses per second of {@code durationS}
+ * @param warmupRps     2xx responses per second the warm-up achieved just before: far below {@code rps}
+ *                      means the measured run started cold
+ * @param cpuS          the server JVM's CPU seconds (user + system) during the measured run; NaN when unknown
+ *                      (a --target bench without --metrics), like the server's other figures (-1 for the counts)
+ * @param idleRssKb     the server's resident memory after start-up, before any load
+ * @param peakRssKb     its most resident memory up to the end of the run (warm-up included)
+ * @param peakVszKb     its largest address space, likewise
+ * @param peakThreads   its most OS threads seen by sampling every 100 ms (platform threads only)
+ * @param clientCpuS    the client's CPU seconds
+ * @param clientCpuPct  the client's CPU as a share of all cores during its run, in percent
+ * @param serverCpuPct  the server's, likewise
+ * @param stealPct      the share of the machine's CPU time the hypervisor gave to other guests during the measured
+ *                      run, in percent (/proc/stat); NaN where unknown. Runs with more steal ran on a slower machine
+ * @param clientLimited the client used more than the configured share: the load generator, not the
+ *                      server, may have been the limit
+ */
+public record RunResult(RunSpec spec, String twin, long requests, long responses, long ok, long errors, double durationS, double rps,
+                 double warmupRps, Measured.Latency latency, double cpuS, long idleRssKb, long peakRssKb, long peakVszKb, int peakThreads,
+                 double clientCpuS, double clientCpuPct, double serverCpuPct, boolean clientLimited, double stealPct) {
+
+    public static final List<String> COLUMNS = List.of("pool", "endpoint", "concurrency", "mode", "offered_rps", "client", "repeat",
+            "requests", "responses", "ok", "errors", "rps", "warmup_rps", "p50_ms", "p90_ms", "p99_ms", "p999_ms", "max_ms",
+            "cpu_s", "cpu_ms_per_req", "idle_rss_kb", "peak_rss_kb", "peak_vsz_kb", "peak_threads", "client_limited", "twin",
+            "duration_s", "client_cpu_s", "client_cpu_pct", "server_cpu_pct", "steal_pct");
+
+    /** Memory the run added on top of the idle server. */
+    public long rssGrowthKb() {
+        return idleRssKb < 0 ? 0 : Math.max(0, peakRssKb - idleRssKb);
+    }
+
+    /** Server CPU milliseconds per answered request (any status): independent of the run's length. */
+    public double cpuMsPerRequest() {
+        return responses == 0 ? Double.NaN : cpuS * 1000.0 / responses;
+    }
+
+    /** A run whose figures can back a verdict: every request answered 2xx. */
+    public boolean clean() {
+        return errors == 0 && ok > 0;
+    }
+
+    public double p50Ms() {
+        return latency.p50Ms();
+    }
+
+    public double p99Ms() {
+        return latency.p99Ms();
+    }
+
+    public double p999Ms() {
+        return latency.p999Ms();
+    }
+
+    public List<String> csvFields() {
+        return List.of(spec.pool().toString(), spec.endpoint().toString(), Integer.toString(spec.concurrency()),
+                spec.open() ? "open" : "closed", spec.open() ? Integer.toString(spec.rate()) : "", spec.client().label(),
+                Integer.toString(spec.repeat()), Long.toString(requests), Long.toString(responses), Long.toString(ok),
+                Long.toString(errors), fixed(rps, 1), fixed(warmupRps, 1), fixed(latency.p50Ms(), 2), fixed(latency.p90Ms(), 2),
+                fixed(latency.p99Ms(), 2), fixed(latency.p999Ms(), 2), fixed(latency.maxMs(), 2), fixed(cpuS, 2),
+                fixed(cpuMsPerRequest(), 4), count(idleRssKb), count(peakRssKb), count(peakVszKb),
+                count(peakThreads), Boolean.toString(clientLimited), twin, fixed(durationS, 3), fixed(clientCpuS, 2),
+                fixed(clientCpuPct, 1), fixed(serverCpuPct, 1), fixed(stealPct, 1));
+    }
+
+    /** A count, or "" when unknown (negative). */
+    public static String count(long value) {
+        return value < 0 ? "" : Long.toString(value);
+    }
+
+    /** KiB as MiB, NaN when unknown (negative). */
+    public static double mb(long kb) {
+        return kb < 0 ? Double.NaN : kb / 1024.0;
+    }
+
+    /** OS threads as a number to chart or summarise, NaN when unknown (negative). */
+    public double threadsOrNaN() {
+        return peakThreads < 0 ? Double.NaN : peakThreads;
+    }
+
+    /** A number with {@code decimals} places, '.' as separator whatever the locale; "" for no value (NaN). */
+    public static String fixed(double value, int decimals) {
+        return Double.isNaN(value) || Double.isInfinite(value) ? "" : String.format(Locale.ROOT, "%." + decimals + "f", value);
+    }
+}

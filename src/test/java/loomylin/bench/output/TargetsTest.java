@@ -1,0 +1,134 @@
+package loomylin.bench.output;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import loomylin.jetty.PoolKind;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import loomylin.bench.load.Client;
+import loomylin.bench.run.Endpoint;
+import loomylin.bench.measure.Measured;
+import loomylin.bench.Preset;
+import loomylin.bench.run.RunResult;
+import loomylin.bench.run.RunSpec;
+
+class TargetsTest {
+
+    /** A closed run of {@code repeat}, every request answered 2xx unless {@code errors}. */
+    private static RunResult row(String pool, String endpoint, int c, int repeat, double rps, double p99, long idleKb, long peakKb, int threads, long errors) {
+        return row(pool, endpoint, c, 0, repeat, rps, p99, idleKb, peakKb, threads, errors);
+    }
+
+    private static RunResult row(String pool, String endpoint, int c, int rate, int repeat, double rps, double p99, long idleKb, long peakKb,
+                                 int threads, long errors) {
+        RunSpec spec = new RunSpec(PoolKind.parse(pool), Endpoint.parse(endpoint), c, rate, rate > 0 ? Client.OHA : Client.HEY, repeat);
+        long sent = 1000;
+        // CPU: 1 s for 1000 answers, i.e. 1 ms per request, scaled with the throughput so that P2's CPU ratio varies
+        return new RunResult(spec, "java", sent, sent, sent - errors, errors, 1, rps, rps, new Measured.Latency(1, 2, p99, p99 * 1.5, p99 * 2),
+                1000.0 / rps, idleKb, peakKb, 1, threads, 0.1, 5, 50, false, 0.0);
+    }
+
+    private static List<RunResult> aFullBench() {
+        List<RunResult> rows = new ArrayList<>();
+        for (int r = 1; r <= 3; r++) {
+            rows.add(row("loom", "wait-blocking?ms=100", 50, r, 485 + 5 * r, 110, 0, 0, 30, 0));
+            rows.add(row("qtp:4", "wait-async?ms=100", 50, r, 497, 110, 0, 0, 25, 0));
+            rows.add(row("qtp:4", Preset.CPU, 50, r, 900, 100, 0, 0, 25, 0));
+            rows.add(row("loom", Preset.CPU, 50, r, 950, 125, 0, 0, 31, 0));
+            rows.add(row("loom", "wait-blocking?ms=100", 2000, r, 8000 + 1000 * r, 300, 0, 0, 33, 0));
+            rows.add(row("loom", "wait-async?ms=100", 2000, r, 10000, 250, 0, 0, 29, 0));
+            rows.add(row("loom", "hops-blocking", 1000, r, 2100, 600, 0, 0, 27, 0));
+            rows.add(row("loom", "hops-async", 1000, r, 2000, 650, 0, 0, 27, 0));
+            rows.add(row("loom", "wait-blocking?ms=1000", 2000, r, 1900, 1100, 600_000, 640_000, 28, 0));
+            rows.add(row("qtp:2500", "wait-blocking?ms=1000", 2000, r, 1800, 1200, 700_000, 800_000, 2530, 0));
+        }
+        return rows;
+    }
+
+    private static List<String> verdicts(List<Targets.Target> targets) {
+        return targets.stream().map(t -> t.id() + " " + t.valueText() + " " + t.result()).toList();
+    }
+
+    @Test
+    void verdictsReadTheWholeRangeOfRepeats() {
+        List<String> v = verdicts(Targets.evaluate(aFullBench(), 2));
+        assertEquals("P1 0.996 (0.986-1.006) NOISE", v.get(0)); // 490/497 misses, 495/497 and 500/497 pass
+        assertEquals("P2 1.056 PASS", v.get(1));
+        assertEquals("P2 0.947 PASS", v.get(2));
+        assertEquals("P3 1.000 (0.900-1.100) NOISE", v.get(3));
+        assertEquals("P4 1.050 PASS", v.get(4)); // 2100 of 2000 req/s
+        assertEquals("P4 0.952 PASS", v.get(5)); // CPU per request: 1000 / 2100 of 1000 / 2000 ms
+        assertEquals("P5 33 MISS", v.get(6));
+        assertEquals("P6 0.400 PASS", v.get(7));
+        assertEquals("P10 0.500 (0.450-0.550) MISS", v.get(v.size() - 1));
+    }
+
+    @Test
+    void aRunWithErrorsNeverPasses() {
+        List<RunResult> rows = new ArrayList<>(aFullBench());
+        rows.add(row("qtp:4", Preset.CPU, 50, 4, 900, 100, 0, 0, 25, 3));
+        rows.add(row("loom", Preset.CPU, 50, 4, 950, 125, 0, 0, 25, 0));
+        Targets.Target p2 = Targets.p2(Config.of(rows)).get(0);
+        assertEquals("ERRORS", p2.result());
+        assertTrue(p2.invalid().contains("3 requests without a 2xx answer"), p2.invalid());
+        // a reference with no answers at all cannot give an Infinity that passes either
+        List<RunResult> none = List.of(row("loom", "wait-blocking?ms=100", 50, 1, 495, 110, 0, 0, 30, 0),
+                row("qtp:4", "wait-async?ms=100", 50, 1, 0, Double.NaN, 0, 0, 25, 1000));
+        assertEquals("ERRORS", Targets.p1(Config.of(none)).result());
+    }
+
+    @Test
+    void openLoopTargetsReadTheOfferedRates() {
+        List<RunResult> rows = new ArrayList<>();
+        int[] rates = {100, 200, 250, 300, 350, 450, 600};
+        for (int rate : rates) {
+            double qtpAchieved = Math.min(rate, 290);
+            rows.add(row("qtp:32", "wait-blocking?ms=100", 1000, rate, 1, qtpAchieved, rate <= 250 ? 120 : 4000, 0, 0, 40, 0));
+            rows.add(row("loom", "wait-blocking?ms=100", 1000, rate, 1, rate, 110, 0, 0, 27, 0));
+            rows.add(row("qtp-vt:8", "wait-blocking?ms=100", 1000, rate, 1, rate, 112, 0, 0, 30, 0));
+        }
+        List<Config> configs = Config.of(rows);
+        assertEquals(List.of("P7 120 PASS", "P7 110 PASS", "P7 112 PASS"), verdicts(Targets.p7(configs)));
+        assertEquals(List.of("P8 4000 PASS", "P8 110 PASS"), verdicts(Targets.p8(configs)));
+        assertEquals("P9 0.967 PASS", verdicts(List.of(Targets.p9(configs))).get(0)); // 290 of Little's 300
+        assertEquals(300.0, Targets.predictedKnee(PoolKind.qtp(32), 100));
+        assertTrue(Double.isInfinite(Targets.predictedKnee(PoolKind.loom(), 100)));
+    }
+
+    @Test
+    void theThreadBoundFollowsTheCores() {
+        assertEquals("P5 33 PASS", verdicts(List.of(Targets.p5(Config.of(aFullBench()), 8))).get(0));
+    }
+
+    @Test
+    void missingRunsAreNotApplicableNotMisses() {
+        List<Targets.Target> none = Targets.evaluate(List.of(row("qtp:4", "computational?iterations=7", 50, 1, 900, 100, 0, 0, 25, 0)), 2);
+        assertTrue(none.stream().allMatch(t -> t.result().equals("n/a")), verdicts(none).toString());
+    }
+
+    @Test
+    void waitsCompareOnlyAtTheSameLength() {
+        List<RunResult> rows = List.of(row("loom", "wait-blocking?ms=100", 2000, 1, 9000, 1, 0, 0, 1, 0),
+                row("loom", "wait-async?ms=50", 2000, 1, 9000, 1, 0, 0, 1, 0));
+        assertEquals("n/a", Targets.p3(Config.of(rows)).result());
+        assertEquals("PASS", Targets.p3(Config.of(List.of(row("loom", "wait-blocking", 2000, 1, 9600, 1, 0, 0, 1, 0),
+                row("loom", "wait-async?ms=100", 2000, 1, 10000, 1, 0, 0, 1, 0)))).result()); // no ms = the default 100
+    }
+
+    @Test
+    void writesTargetsCsv(@TempDir Path dir) throws IOException {
+        List<Targets.Target> targets = Targets.evaluate(aFullBench(), 2);
+        Targets.writeCsv(dir.resolve("targets.csv"), targets);
+        List<String> lines = Files.readAllLines(dir.resolve("targets.csv"));
+        assertEquals("id,what,median,min,max,goal,result,detail,runs", lines.get(0));
+        assertEquals(1 + targets.size(), lines.size());
+        assertTrue(lines.get(1).startsWith("P1,"), lines.get(1));
+        assertTrue(lines.get(1).contains(",0.9960,0.9859,1.0060,>= 0.99,NOISE,"), lines.get(1));
+    }
+}
