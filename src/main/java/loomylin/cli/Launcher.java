@@ -15,6 +15,7 @@ import loomylin.admin.AdminOptions;
 import loomylin.admin.AdminServer;
 import loomylin.admin.Watched;
 import loomylin.backend.Backend;
+import loomylin.jetty.GracefulStop;
 import loomylin.jetty.PoolKind;
 import loomylin.jetty.ServerOptions;
 import loomylin.web.Limits;
@@ -128,7 +129,7 @@ public final class Launcher {
             }
             for (ServerOptions o : planned) {
                 Javalin app = bind(() -> servers.apply(o));
-                running.add(app::stop);
+                running.add(() -> GracefulStop.stop(app));
                 o.port = app.port();
                 admin.servers.add(new Watched(app.port(), o.pool.toString(), app.jettyServer().server()));
                 log("port {} on {}: {} ({} twin), hop client {}{}", app.port(), o.pool, o.pool.describe(), twin, o.hopClient,
