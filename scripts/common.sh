@@ -55,12 +55,14 @@ end_process() {
 
 # Result files. A measuring script calls `results_command NAME "ITS_VARS" "$@"` first, before it sets any of
 # them: it records the exact command (the environment variables among ITS_VARS, OUT and JAVA that are set, then
-# the script and its arguments) and sets OUT, the result directory (default gfx/results/NAME). Once WORK (its
-# scratch directory) exists, `results_begin` starts the clock, sets RESULTS, a staging directory in WORK that
-# the script writes its files into, and copies what the script prints from then on into RESULTS/output.txt. `results_end TOOL...` then writes RESULTS/provenance.json (how the figures
-# were obtained: commit, dirty tree, date, duration, the command, machine, JDK, the jar's Jetty and Javalin, each
-# TOOL's version, the machine's steal time during the run) and copies every file into OUT, replacing files of
-# the same name and leaving others. A script that stops early leaves OUT as it was.
+# the script and its arguments) and sets OUT, the result directory (default gfx/results/NAME, relative to the
+# repository). Once WORK (its scratch directory) exists, `results_begin` starts the clock, sets RESULTS, a
+# staging directory in WORK that the script writes its files into, and copies what the script prints from then
+# on into RESULTS/output.txt. `results_end TOOL...` then writes RESULTS/provenance.json (how the figures were
+# obtained: commit, dirty tree, date, duration, the command, machine, JDK, the jar's Jetty and Javalin, each
+# TOOL's version, the machine's steal time during the run), copies every file into OUT (replacing files of the
+# same name; where OUT holds an earlier result of the same script, removing that result's other files) and says
+# so on stderr, so that stdout's last line stays the script's own. A script that stops early leaves OUT as it was.
 results_command() {
     local name=$1 vars=$2 v
     shift 2
@@ -158,6 +160,10 @@ results_end() {
         echo "  \"stealPct\": $steal"
         echo "}"
     } > "$RESULTS/provenance.json"
+    # a directory this script wrote before holds only its files: the ones this run did not write go
+    if grep -q "\"script\": $(json_string "scripts/$RESULTS_NAME.sh")" "$OUT/provenance.json" 2>/dev/null; then
+        for f in "$OUT"/*; do [[ -f $f && ! -e $RESULTS/$(basename "$f") ]] && rm -f "$f"; done
+    fi
     for f in "$RESULTS"/*; do cp "$f" "$OUT/" || { echo "$RESULTS_NAME: could not write $OUT/$(basename "$f")" >&2; return 2; }; done
-    echo "$RESULTS_NAME: results in $OUT ($(cd "$RESULTS" && ls | tr '\n' ' ' | sed 's/ $//'))"
+    echo "$RESULTS_NAME: results in $OUT ($(cd "$RESULTS" && ls | tr '\n' ' ' | sed 's/ $//'))" >&2
 }

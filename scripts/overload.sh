@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # What each pool kind does at about five times its comfortable load. Loopback only, bounded in
-# requests and time (about 4 minutes on 2 cores, most of it qtp4 working through its queue).
+# requests and time: about 4 minutes on 2 cores, most of it qtp4 working through its queue (about 10 requests
+# a second, so OVERLOAD_QTP4_CLIENTS / 10 seconds); loom and loom-limited take about 15 s each.
 #
 #   scripts/overload.sh                     every scenario
 #   scripts/overload.sh loom loom-limited   only these
 #   JAVA=/path/to/jdk-21+/bin/java scripts/overload.sh
 #
 # Scenarios, each on a fresh server (java -jar target/loomylin.jar --pools KIND ...):
-#   qtp4          qtp:4, 2000 concurrent /wait-blocking?ms=100 (2000 requests, client timeout 600 s)
-#   loom          loom under -Xmx256m, 8000 concurrent /wait-blocking?ms=1000 (16000 requests, timeout 60 s)
+#   qtp4          qtp:4, 2000 concurrent /wait-blocking?ms=100 (2000 requests, client timeout 600 s);
+#                 OVERLOAD_QTP4_CLIENTS sets the 2000
+#   loom          loom under -Xmx256m, 8000 concurrent /wait-blocking?ms=1000 (16000 requests, timeout 60 s);
+#                 OVERLOAD_LOOM_CLIENTS sets the 8000 (and the requests to twice that), here and in loom-limited
 #   loom-limited  as loom, with --max-in-flight 2000 --max-in-flight-wait-ms 500: the excess gets 503
 #
 # A scenario passes when the server stays up, logs no OutOfMemoryError, every request gets a complete
@@ -16,8 +19,12 @@
 # It prints RSS and threads (from /proc/PID/status: at start, peak, at the end) and hey's latencies.
 # Last line: "overload: N passed, M failed"; exit status 1 when any failed. OverloadTest (./mvnw verify)
 # makes the same checks on every build, qtp4 smaller.
+# Results in OUT (default gfx/results/overload): overload.csv (one row per scenario: its load, the answers by
+# status, the latencies, RSS and threads, the verdict), hey-SCENARIO.txt (hey's output), output.txt (what it
+# printed), provenance.json.
 #
-# Environment: JAVA (else $JAVA_HOME/bin/java, else java), HEY (default hey), OVERLOAD_PORT (default 7400).
+# Environment: JAVA (else $JAVA_HOME/bin/java, else java), HEY (default hey), OVERLOAD_PORT (default 7400),
+# OVERLOAD_QTP4_CLIENTS (2000), OVERLOAD_LOOM_CLIENTS (8000), OUT.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 
@@ -25,11 +32,16 @@ die() { echo "overload: $*" >&2; exit 2; }
 
 # shellcheck source=scripts/common.sh
 source "scripts/common.sh"
+results_command overload "HEY OVERLOAD_PORT OVERLOAD_QTP4_CLIENTS OVERLOAD_LOOM_CLIENTS" "$@"
 
 JAVA=$(find_java overload) || exit 2
 HEY=${HEY:-hey}
 command -v "$HEY" >/dev/null 2>&1 || die "hey not found (set HEY=/path/to/hey; https://github.com/rakyll/hey)"
 PORT=${OVERLOAD_PORT:-7400}
+QTP4_CLIENTS=${OVERLOAD_QTP4_CLIENTS:-2000}
+LOOM_CLIENTS=${OVERLOAD_LOOM_CLIENTS:-8000}
+[[ $QTP4_CLIENTS =~ ^[0-9]+$ ]] && (( QTP4_CLIENTS >= 1 && QTP4_CLIENTS <= 10000 )) || die "OVERLOAD_QTP4_CLIENTS must be 1-10000, got '$QTP4_CLIENTS'"
+[[ $LOOM_CLIENTS =~ ^[0-9]+$ ]] && (( LOOM_CLIENTS >= 1 && LOOM_CLIENTS <= 16000 )) || die "OVERLOAD_LOOM_CLIENTS must be 1-16000, got '$LOOM_CLIENTS'"
 JAR=target/loomylin.jar
 if [[ ! -f $JAR ]]; then
     echo "overload: building $JAR"
@@ -38,7 +50,8 @@ fi
 
 # 8000 connections need 8000+ descriptors in hey and in the server: raise the soft limit to the hard one.
 ulimit -n "$(ulimit -Hn)" 2>/dev/null
-(( $(ulimit -n) >= 9000 )) || die "open-files limit $(ulimit -n) is below 9000; raise it (ulimit -n) to run 8000 connections"
+NEEDED=$(( (QTP4_CLIENTS > LOOM_CLIENTS ? QTP4_CLIENTS : LOOM_CLIENTS) + 1000 ))
+(( $(ulimit -n) >= NEEDED )) || die "open-files limit $(ulimit -n) is below $NEEDED; raise it (ulimit -n) to run $(( NEEDED - 1000 )) connections"
 SOMAXCONN=$(cat /proc/sys/net/core/somaxconn 2>/dev/null || echo 4096)
 ACCEPT_QUEUE=$(( SOMAXCONN < 4096 ? SOMAXCONN : 4096 ))
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/loomylin-overload.XXXXXX")
@@ -51,6 +64,9 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
+results_begin
+CSV=$RESULTS/overload.csv
+echo "scenario,pool,java_opts,server_flags,requests,concurrency,timeout_s,path,answered,status_200,status_503,status_other,client_errors,seconds,latency_avg_s,latency_p50_s,latency_p99_s,latency_max_s,rss_start_mb,rss_peak_mb,rss_end_mb,threads_start,threads_peak,threads_end,out_of_memory_errors,sigterm_exit,verdict" > "$CSV"
 
 kb_to_mb() { awk -v k="$1" 'BEGIN { printf "%.0f", k / 1024 }'; }
 status_field() { awk -v key="$2:" '$1 == key {print $2}' "/proc/$1/status" 2>/dev/null; }
@@ -66,7 +82,8 @@ scenario() {
     echo
     echo "== $name: --pools $pool $sflags, $jopts; hey -n $n -c $c -t $t $path"
     if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then
-        echo "   port $PORT is in use; set OVERLOAD_PORT"; FAILED=$((FAILED + 1)); SUMMARY+=("$name: FAIL (port $PORT in use)"); return
+        echo "   port $PORT is in use; set OVERLOAD_PORT"; FAILED=$((FAILED + 1)); SUMMARY+=("$name: FAIL (port $PORT in use)")
+        echo "$name,$pool,,,$n,$c,$t,,,,,,,,,,,,,,,,,,,,FAIL (port $PORT in use)" >> "$CSV"; return
     fi
     # shellcheck disable=SC2086
     "$JAVA" $jopts -jar "$JAR" --pools "$pool" --port "$PORT" --host 127.0.0.1 --backend http://127.0.0.1:9 \
@@ -75,7 +92,8 @@ scenario() {
     if ! await_ready "$log" "$SERVER_PID"; then
         echo "   server did not start:"; sed 's/^/   | /' "$log"
         kill -9 "$SERVER_PID" 2>/dev/null; SERVER_PID=""
-        FAILED=$((FAILED + 1)); SUMMARY+=("$name: FAIL (no start)"); return
+        FAILED=$((FAILED + 1)); SUMMARY+=("$name: FAIL (no start)")
+        echo "$name,$pool,,,$n,$c,$t,,,,,,,,,,,,,,,,,,,,FAIL (no start)" >> "$CSV"; return
     fi
     curl -s -o /dev/null "http://127.0.0.1:$PORT/wait-blocking?ms=0" 2>/dev/null || true
     local rss0 thr0
@@ -140,6 +158,14 @@ scenario() {
     echo "   RSS: $(kb_to_mb "$rss0") MB at start, peak $(kb_to_mb "$hwm") MB, $(kb_to_mb "$rss1") MB after; threads: $thr0 at start, peak $thrmax, $thr1 after"
     echo "   OutOfMemoryError: $oom; SIGTERM afterwards: exit $exit_code"
     echo "   $verdict"
+    cp "$out" "$RESULTS/hey-$name.txt"
+    local by_status
+    by_status=$(awk '/^Status code distribution:/ {s = 1; next} /^[A-Za-z]/ {s = 0}
+        s && /\[[0-9]+\]/ {gsub(/[\[\]]/, "", $1); if ($1 == 200 || $1 == 503) n[$1] += $2; else n["other"] += $2}
+        END {printf "%d,%d,%d", n[200], n[503], n["other"]}' "$out")
+    printf '%s,%s,"%s","%s",%s,%s,%s,"%s",%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,"%s"\n' "$name" "$pool" "$jopts" "$sflags" \
+        "$n" "$c" "$t" "$path" "$answered" "$by_status" "$errors" "$took" "$avg" "$p50" "$p99" "$slowest" \
+        "$(kb_to_mb "$rss0")" "$(kb_to_mb "$hwm")" "$(kb_to_mb "$rss1")" "$thr0" "$thrmax" "$thr1" "$oom" "$exit_code" "$verdict" >> "$CSV"
     if [[ $verdict == PASS ]]; then PASSED=$((PASSED + 1)); else FAILED=$((FAILED + 1)); fi
     SUMMARY+=("$name: $verdict")
 }
@@ -152,13 +178,14 @@ for s in "${WANTED[@]}"; do
 done
 for s in "${WANTED[@]}"; do
     case $s in
-        qtp4) scenario qtp4 qtp:4 "-Xmx256m" "" "200" 2000 2000 600 "/wait-blocking?ms=100" ;;
-        loom) scenario loom loom "-Xmx256m" "" "200" 16000 8000 60 "/wait-blocking?ms=1000" ;;
-        loom-limited) scenario loom-limited loom "-Xmx256m" "--max-in-flight 2000 --max-in-flight-wait-ms 500" "200 503" 16000 8000 60 "/wait-blocking?ms=1000" ;;
+        qtp4) scenario qtp4 qtp:4 "-Xmx256m" "" "200" "$QTP4_CLIENTS" "$QTP4_CLIENTS" 600 "/wait-blocking?ms=100" ;;
+        loom) scenario loom loom "-Xmx256m" "" "200" $(( 2 * LOOM_CLIENTS )) "$LOOM_CLIENTS" 60 "/wait-blocking?ms=1000" ;;
+        loom-limited) scenario loom-limited loom "-Xmx256m" "--max-in-flight 2000 --max-in-flight-wait-ms 500" "200 503" $(( 2 * LOOM_CLIENTS )) "$LOOM_CLIENTS" 60 "/wait-blocking?ms=1000" ;;
         *) die "unknown scenario '$s' (qtp4, loom, loom-limited)" ;;
     esac
 done
 echo
 printf '%s\n' "${SUMMARY[@]}"
 echo "overload: $PASSED passed, $FAILED failed"
+results_end "$HEY" curl
 (( FAILED == 0 ))
