@@ -3,7 +3,6 @@ package loomylin.admin;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.javalin.Javalin;
 import java.nio.file.Files;
@@ -16,6 +15,7 @@ import java.util.Map;
 import java.util.logging.Level;
 import loomylin.testing.Twin;
 import loomylin.testing.IntegrationTest;
+import loomylin.testing.Tools;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -31,7 +31,7 @@ import org.openqa.selenium.logging.LogEntry;
 import org.openqa.selenium.logging.LogType;
 
 /**
- * The live view in a real browser: Debian's chromium, headless, driven through the system chromedriver
+ * The live view in a real browser: chromium from the PATH, headless, driven through the chromedriver on the PATH
  * (Selenium Manager bypassed). It loads the page, starts a race on /wait-blocking?ms=100 with 20 clients per
  * port, and asserts from the page itself: every chart has data points, loom's in-flight figure exceeds
  * qtp:4's during the race, a second start shows the 409's line, the summary appears at the end, and no
@@ -40,9 +40,6 @@ import org.openqa.selenium.logging.LogType;
  */
 @IntegrationTest
 class LiveViewBrowserTest {
-    static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-    static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
-
     List<Javalin> servers = new ArrayList<>();
     AdminServer admin;
     WebDriver browser;
@@ -50,8 +47,8 @@ class LiveViewBrowserTest {
 
     @BeforeEach
     void start() throws Exception {
-        assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
-                "needs chromium and chromedriver: apt-get install chromium chromium-driver");
+        Path chromium = Tools.assumeOnPath("chromium", "apt-get install chromium chromium-driver");
+        Path chromedriver = Tools.assumeOnPath("chromedriver", "apt-get install chromium-driver");
         AdminOptions options = new AdminOptions();
         options.host = "127.0.0.1";
         options.port = 0;
@@ -63,10 +60,10 @@ class LiveViewBrowserTest {
         }
         admin = AdminServer.start(options);
 
-        System.setProperty("webdriver.chrome.driver", CHROMEDRIVER.toString()); // no Selenium Manager download
+        System.setProperty("webdriver.chrome.driver", chromedriver.toString()); // no Selenium Manager download
         profile = Files.createTempDirectory("loomylin-chromium-");
         ChromeOptions chrome = new ChromeOptions();
-        chrome.setBinary(CHROMIUM.toFile());
+        chrome.setBinary(chromium.toFile());
         chrome.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
                 "--user-data-dir=" + profile, "--window-size=1400,1250");
