@@ -4,6 +4,7 @@ import java.util.Arrays;
 import loomylin.cli.BackendCommand;
 import loomylin.cli.Guard;
 import loomylin.cli.Launcher;
+import loomylin.jetty.Twin;
 
 /**
  * Entry point of {@code java -jar loomylin.jar}. The first word picks the command; every route's handler is
@@ -30,8 +31,8 @@ public final class Main {
             case "clients" -> Guard.run(() -> loomylin.clients.ClientsCommand.main(rest));
             case "report" -> Guard.run(() -> loomylin.report.ReportCommand.main(rest));
             default -> {
-                String twin = Guard.call(() -> Launcher.twin(args));
-                if (twin.equals("kotlin")) loomylin.kotlin.Loomylin.main(args);
+                Twin twin = Guard.call(() -> Launcher.twin(args));
+                if (twin == Twin.KOTLIN) loomylin.kotlin.Loomylin.main(args);
                 else loomylin.java.Loomylin.main(args);
             }
         }

@@ -134,8 +134,7 @@ public final class Backend implements AutoCloseable {
     }
 
     private void authenticate(Context ctx) {
-        String header = ctx.header("Authorization");
-        String token = header == null ? "" : header.replaceFirst("(?i)^bearer\\s+", "").trim();
+        String token = Protocol.bearerToken(ctx.header("Authorization"));
         if (token.isEmpty()) {
             ErrorAnswers.answer(ctx, 401, "authenticate needs an Authorization header with a token");
             return;

@@ -14,6 +14,8 @@ import loomylin.bench.run.RemoteServers;
 import loomylin.bench.run.RunSpec;
 import loomylin.cli.Flags;
 import loomylin.cli.UsageError;
+import loomylin.jetty.HopClientKind;
+import loomylin.jetty.Twin;
 import loomylin.web.Limits;
 import loomylin.web.Params;
 
@@ -64,20 +66,12 @@ public final class BenchFlags {
         String warmup = flags.get("warmup") == null ? preset.warmup() : duration(flags.get("warmup"));
         String heap = flags.get("heap") == null ? preset.heap() : heap(flags.get("heap"));
         String twin = remote == null ? flags.get("twin").trim() : remote.twins();
-        if (remote == null && !twin.equals("java") && !twin.equals("kotlin"))
-            throw new UsageError("--twin must be java or kotlin, got '" + Params.printable(twin) + "'");
+        if (remote == null) UsageError.parsing(Twin::parse, twin);
         Map<Client, Path> tools = new java.util.EnumMap<>(Client.class);
         for (Client c : Client.values()) if (flags.get(c.label()) != null) tools.put(c, Path.of(flags.get(c.label())));
         return new BenchConfig(preset.name(), runs, Path.of(flags.get("out")), tools, warmup, preset.warmupConcurrency(), requests,
                 measureS, twin, heap, flags.integer("backend-delay", 0, Limits.DELAY_MAX), flags.integer("timeout", 1, 600),
-                flags.integer("client-limit", 1, 100), remote, hopClient(flags.get("hop-client")));
-    }
-
-    private static String hopClient(String raw) {
-        String client = raw.trim();
-        if (!loomylin.jetty.ServerOptions.HOP_CLIENTS.contains(client))
-            throw new UsageError("--hop-client must be one of " + String.join(", ", loomylin.jetty.ServerOptions.HOP_CLIENTS) + ", got '" + Params.printable(raw) + "'");
-        return client;
+                flags.integer("client-limit", 1, 100), remote, UsageError.parsing(HopClientKind::parse, flags.get("hop-client").trim()));
     }
 
     /** A comma-separated list, or null when neither the flag nor its variable is set. */

@@ -53,10 +53,6 @@ public final class Plan {
     }
 
     public static PoolKind pool(String spec) {
-        try {
-            return PoolKind.parse(spec);
-        } catch (IllegalArgumentException e) {
-            throw new UsageError(e.getMessage());
-        }
+        return UsageError.parsing(PoolKind::parse, spec);
     }
 }

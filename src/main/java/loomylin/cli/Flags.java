@@ -1,10 +1,12 @@
 package loomylin.cli;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 import loomylin.web.Params;
 
 /**
@@ -85,7 +87,7 @@ public final class Flags {
 
     public int integer(String name, int min, int max) {
         String raw = get(name);
-        String source = given.containsKey(name) ? "--" + name : flag(name).env();
+        String source = source(name);
         try {
             int value = Integer.parseInt(raw.trim());
             if (value >= min && value <= max) return value;
@@ -93,6 +95,21 @@ public final class Flags {
             // reported below
         }
         throw new UsageError(source + " must be a whole number from " + min + " to " + max + ", got '" + Params.printable(String.valueOf(raw)) + "'");
+    }
+
+    /** The value read by a domain parser; its {@link IllegalArgumentException} is a usage error ({@link UsageError#parsing}). */
+    public <T> T value(String name, Function<String, ? extends T> parser) {
+        return UsageError.parsing(parser, get(name));
+    }
+
+    /** The value as a {@link Durations duration} from {@code min} to {@code max}. */
+    public Duration duration(String name, Duration min, Duration max) {
+        return Durations.parse(source(name), get(name), min, max);
+    }
+
+    /** Where the value came from, as messages name it: the flag if given, else its environment variable. */
+    private String source(String name) {
+        return given.containsKey(name) ? "--" + name : flag(name).env();
     }
 
     private Flag flag(String name) {

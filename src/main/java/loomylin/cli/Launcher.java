@@ -16,8 +16,10 @@ import loomylin.admin.AdminServer;
 import loomylin.admin.Watched;
 import loomylin.backend.Backend;
 import loomylin.jetty.GracefulStop;
+import loomylin.jetty.HopClientKind;
 import loomylin.jetty.PoolKind;
 import loomylin.jetty.ServerOptions;
+import loomylin.jetty.Twin;
 import loomylin.web.Limits;
 import loomylin.web.Params;
 import loomylin.web.Routes;
@@ -81,24 +83,20 @@ public final class Launcher {
             Flags (each also settable by the environment variable shown):
             """.formatted(Routes.listing());
 
-    /** The twin the flags and environment ask for: java or kotlin. */
-    public static String twin(String[] args) {
-        Flags flags = Flags.parse(args, FLAGS, System.getenv());
-        String twin = flags.get("twin");
-        if (!twin.equals("java") && !twin.equals("kotlin"))
-            throw new UsageError("--twin must be java or kotlin, got '" + Params.printable(twin) + "'");
-        return twin;
+    /** The twin the flags and environment ask for. */
+    public static Twin twin(String[] args) {
+        return Flags.parse(args, FLAGS, System.getenv()).value("twin", Twin::parse);
     }
 
     /** Serves with the given twin; {@code twin} is the twin whose main called, kept unless --twin says otherwise. */
-    public static void serve(String[] args, String twin, Function<ServerOptions, Javalin> servers) {
+    public static void serve(String[] args, Twin twin, Function<ServerOptions, Javalin> servers) {
         Flags flags = Flags.parse(args, FLAGS, System.getenv());
         if (flags.help()) {
             System.out.print(USAGE + Flags.describe(FLAGS));
             return;
         }
-        String wanted = twin(args);
-        if (!wanted.equals(twin))
+        Twin wanted = twin(args);
+        if (wanted != twin)
             throw new UsageError("this is the " + twin + " twin's main; run java -jar loomylin.jar --twin " + wanted + " for the other");
         ServerOptions base = options(flags, twin);
         List<ServerOptions> planned = planned(flags, base);
@@ -165,7 +163,7 @@ public final class Launcher {
         return port == 0 ? -1 : port;
     }
 
-    private static ServerOptions options(Flags flags, String twin) {
+    private static ServerOptions options(Flags flags, Twin twin) {
         ServerOptions o = new ServerOptions();
         o.twin = twin;
         o.host = flags.get("host");
@@ -174,9 +172,7 @@ public final class Launcher {
         o.idleTimeoutMs = flags.integer("idle-timeout-ms", 100, 3_600_000);
         o.hopConnectTimeoutMs = flags.integer("hop-connect-timeout-ms", 1, 600_000);
         o.hopTimeoutMs = flags.integer("hop-timeout-ms", 1, 600_000);
-        o.hopClient = flags.get("hop-client");
-        if (!ServerOptions.HOP_CLIENTS.contains(o.hopClient))
-            throw new UsageError("--hop-client must be one of " + String.join(", ", ServerOptions.HOP_CLIENTS) + ", got '" + Params.printable(o.hopClient) + "'");
+        o.hopClient = flags.value("hop-client", HopClientKind::parse);
         o.graceMs = graceMs(flags);
         o.maxInFlight = flags.integer("max-in-flight", 0, 10_000_000);
         o.maxInFlightWaitMs = flags.integer("max-in-flight-wait-ms", 0, 600_000);
@@ -249,11 +245,7 @@ public final class Launcher {
     }
 
     private static PoolKind kind(String spec) {
-        try {
-            return PoolKind.parse(spec);
-        } catch (IllegalArgumentException e) {
-            throw new UsageError(e.getMessage());
-        }
+        return UsageError.parsing(PoolKind::parse, spec);
     }
 
     /** Runs a start-up step, turning "port in use" into one line with the port and exit status 1. */

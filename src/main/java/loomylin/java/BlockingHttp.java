@@ -27,10 +27,9 @@ interface BlockingHttp extends AutoCloseable {
     /** The client {@code options.hopClient} names; {@code jdk} shares the client /hops-async uses. */
     static BlockingHttp of(ServerOptions options, HttpClient jdk) {
         return switch (options.hopClient) {
-            case "jdk" -> new JdkBlockingHttp(jdk, options);
-            case "url" -> new UrlConnectionHttp(options);
-            case "jetty" -> new JettyBlockingHttp(options);
-            default -> throw new IllegalArgumentException("no hop client " + options.hopClient);
+            case JDK -> new JdkBlockingHttp(jdk, options);
+            case URL -> new UrlConnectionHttp(options);
+            case JETTY -> new JettyBlockingHttp(options);
         };
     }
 }

@@ -118,8 +118,7 @@ public final class Endpoints {
 
     /** The caller's token from {@code Authorization: Bearer ...}, or a demo token when there is none. */
     private static String token(Context ctx) {
-        String header = ctx.header("Authorization");
-        String token = header == null ? "" : header.replaceFirst("(?i)^bearer\\s+", "").trim();
+        String token = Protocol.bearerToken(ctx.header("Authorization"));
         return token.isEmpty() ? Protocol.DEFAULT_TOKEN : token;
     }
 

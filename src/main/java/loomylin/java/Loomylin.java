@@ -2,6 +2,7 @@ package loomylin.java;
 
 import loomylin.cli.Guard;
 import loomylin.cli.Launcher;
+import loomylin.jetty.Twin;
 
 /** The Java twin's main, for running from an IDE: the default three servers plus the backend. */
 public final class Loomylin {
@@ -9,6 +10,6 @@ public final class Loomylin {
     }
 
     public static void main(String[] args) {
-        Guard.run(() -> Launcher.serve(args, "java", AppServer::start));
+        Guard.run(() -> Launcher.serve(args, Twin.JAVA, AppServer::start));
     }
 }

@@ -2,7 +2,6 @@ package loomylin.jetty;
 
 import java.net.URI;
 import java.nio.file.Path;
-import java.util.List;
 
 /** Everything one Loomylin server needs to start, as a plain object; both twins read the same one. */
 public final class ServerOptions {
@@ -17,10 +16,8 @@ public final class ServerOptions {
     public int idleTimeoutMs = 30_000;
     public int hopConnectTimeoutMs = 2_000;
     public int hopTimeoutMs = 5_000;
-    /** The blocking client /hops-blocking waits on: one of {@link #HOP_CLIENTS}. */
-    public String hopClient = "url";
-    /** JDK HttpClient.send, HttpURLConnection, Jetty's HttpClient. */
-    public static final List<String> HOP_CLIENTS = List.of("jdk", "url", "jetty");
+    /** The blocking client /hops-blocking waits on. */
+    public HopClientKind hopClient = HopClientKind.URL;
     /** On stop, in-flight requests get this long to finish. */
     public int graceMs = 5_000;
     /** Requests handled at once before Jetty's QoSHandler queues the rest; 0 = no limit. */
@@ -28,7 +25,7 @@ public final class ServerOptions {
     /** How long a request queued by the limit waits before it gets 503. */
     public int maxInFlightWaitMs = 1_000;
     /** Which twin serves, for logs and /pool. */
-    public String twin = "java";
+    public Twin twin = Twin.JAVA;
     /** The file /mixed and /mixed-async read, made at start-up by whoever starts the servers; its size in bytes. */
     public Path dataFile;
     public int dataFileBytes;

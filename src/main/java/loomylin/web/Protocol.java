@@ -1,5 +1,7 @@
 package loomylin.web;
 
+import java.util.regex.Pattern;
+
 /** The fixed words the servers, the backend and their clients exchange. */
 public final class Protocol {
     private Protocol() {
@@ -13,4 +15,11 @@ public final class Protocol {
     public static final String AUTHORITY = "meetings:read";
     /** The header that carries the authority to meetings. */
     public static final String AUTHORITY_HEADER = "X-Authority";
+
+    private static final Pattern BEARER = Pattern.compile("(?i)^bearer\\s+");
+
+    /** The token of an {@code Authorization: Bearer TOKEN} header (the scheme in any case); "" for no header or no token. */
+    public static String bearerToken(String authorization) {
+        return authorization == null ? "" : BEARER.matcher(authorization).replaceFirst("").trim();
+    }
 }

@@ -6,6 +6,7 @@ import java.net.URI
 import java.net.http.HttpClient
 import java.net.http.HttpConnectTimeoutException
 import java.net.http.HttpTimeoutException
+import loomylin.jetty.HopClientKind
 import loomylin.jetty.ServerOptions
 
 /**
@@ -26,10 +27,9 @@ internal interface BlockingHttp : AutoCloseable {
     companion object {
         /** The client `options.hopClient` names; `jdk` shares the client /hops-async uses. */
         fun of(options: ServerOptions, jdk: HttpClient): BlockingHttp = when (options.hopClient) {
-            "jdk" -> JdkBlockingHttp(jdk, options)
-            "url" -> UrlConnectionHttp(options)
-            "jetty" -> JettyBlockingHttp(options)
-            else -> throw IllegalArgumentException("no hop client ${options.hopClient}")
+            HopClientKind.JDK -> JdkBlockingHttp(jdk, options)
+            HopClientKind.URL -> UrlConnectionHttp(options)
+            HopClientKind.JETTY -> JettyBlockingHttp(options)
         }
     }
 }

@@ -111,7 +111,7 @@ class Endpoints(private val options: ServerOptions, private val pool: ThreadPool
 
 /** The caller's token from `Authorization: Bearer ...`, or a demo token when there is none. */
 private fun token(ctx: Context): String {
-    val token = ctx.header("Authorization")?.replaceFirst(Regex("(?i)^bearer\\s+"), "")?.trim().orEmpty()
+    val token = Protocol.bearerToken(ctx.header("Authorization"))
     return token.ifEmpty { Protocol.DEFAULT_TOKEN }
 }
 

@@ -116,7 +116,7 @@ class BackendFaultTest {
     @MethodSource("cases")
     void answersWithTheFailedHopWithinBoundsAndStaysHealthy(Twin twin, String pool, Fault fault, String hopClient) throws Exception {
         ServerOptions options = Twin.options(pool);
-        options.hopClient = hopClient;
+        options.hopClient = loomylin.jetty.HopClientKind.parse(hopClient);
         options.backend = URI.create(fault.backend().get());
         options.hopTimeoutMs = HOP_TIMEOUT_MS;
         options.hopConnectTimeoutMs = HOP_TIMEOUT_MS;
@@ -148,7 +148,7 @@ class BackendFaultTest {
     @MethodSource("twinsAndHopClients")
     void aHealthyBackendStillWorks(Twin twin, String hopClient) throws Exception {
         ServerOptions options = Twin.options("loom");
-        options.hopClient = hopClient;
+        options.hopClient = loomylin.jetty.HopClientKind.parse(hopClient);
         options.backend = URI.create(url(healthy.port()));
         Javalin app = twin.start(options);
         try {
@@ -167,7 +167,7 @@ class BackendFaultTest {
     }
 
     static Stream<Arguments> twinsAndHopClients() {
-        return twins().flatMap(t -> ServerOptions.HOP_CLIENTS.stream().map(c -> Arguments.of(t, c)));
+        return twins().flatMap(t -> Stream.of(loomylin.jetty.HopClientKind.values()).map(c -> Arguments.of(t, c.label())));
     }
 
     /** Fault.CLOSE really promises a body, sends half, and drops the connection: no client mistakes it for a 200. */

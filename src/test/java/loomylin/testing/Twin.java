@@ -31,7 +31,7 @@ public enum Twin {
         ServerOptions o = options.copy();
         o.host = "127.0.0.1";
         o.port = 0;
-        o.twin = toString();
+        o.twin = loomylin.jetty.Twin.valueOf(name());
         if (o.dataFile == null) {
             o.dataFile = TestData.file().path();
             o.dataFileBytes = TestData.file().bytes();

@@ -26,6 +26,7 @@ import loomylin.bench.run.ServerProcess;
 import loomylin.cli.Flags;
 import loomylin.cli.StartupFailure;
 import loomylin.cli.UsageError;
+import loomylin.jetty.HopClientKind;
 import loomylin.jetty.PoolKind;
 import loomylin.web.Limits;
 
@@ -92,13 +93,7 @@ public final class Seed004 {
 
     public static Path run(Flags flags, String commandLine, PrintStream out) {
         List<String> pools = list(flags, "pools", POOLS);
-        pools.forEach(p -> {
-            try {
-                PoolKind.parse(p);
-            } catch (IllegalArgumentException e) {
-                throw new UsageError(e.getMessage());
-            }
-        });
+        pools.forEach(p -> UsageError.parsing(PoolKind::parse, p));
         List<Integer> concurrency = list(flags, "concurrency", CONCURRENCY.stream().map(String::valueOf).toList()).stream().map(c -> {
             if (!c.matches("\\d{1,5}") || Integer.parseInt(c) < 1 || Integer.parseInt(c) > 10_000)
                 throw new UsageError("--concurrency takes whole numbers from 1 to 10000, got '" + c + "'");
@@ -155,7 +150,7 @@ public final class Seed004 {
                            String warmup, String duration, int timeoutS, Path serversLog) throws IOException {
         Files.writeString(serversLog, "=== exp " + experiment + " " + ms + " ms c=" + c + " " + pool + "\n", java.nio.file.StandardOpenOption.APPEND);
         URI unused = URI.create("http://" + ServerProcess.HOST + ":1");
-        ServerProcess server = ServerProcess.server(pool, twin, heap, FreePort.pick(), unused, "jdk", serversLog);
+        ServerProcess server = ServerProcess.server(pool, twin, heap, FreePort.pick(), unused, HopClientKind.JDK, serversLog);
         try {
             server.awaitPool(pool, twin);
             URI url = server.uri("/" + query);

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.List;
 import loomylin.bench.load.Client;
 import loomylin.bench.load.RequestRule;
+import loomylin.jetty.HopClientKind;
 
 /**
  * Everything one bench needs, read from the command line and environment by {@code loomylin.bench.BenchFlags}.
@@ -17,5 +18,5 @@ import loomylin.bench.load.RequestRule;
  */
 public record BenchConfig(String preset, List<RunSpec> runs, Path out, java.util.Map<Client, Path> tools, String warmup, int warmupConcurrency,
                    RequestRule requests, int measureS, String twin, String heap, int backendDelayMs, int timeoutS, int clientLimitPct,
-                   RemoteServers remote, String hopClient) {
+                   RemoteServers remote, HopClientKind hopClient) {
 }

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import loomylin.bench.process.ChildProcesses;
 import loomylin.cli.StartupFailure;
+import loomylin.jetty.HopClientKind;
 import loomylin.json.Json;
 
 /**
@@ -44,10 +45,10 @@ public final class ServerProcess implements AutoCloseable {
      * A server on one pool; /hops-* call {@code backend}. Stopping gives in-flight requests 1 s, not the default 5.
      * No admin port: the bench reads the server from /proc, and a measured JVM should serve nothing else.
      */
-    public static ServerProcess server(String pool, String twin, String heap, int port, URI backend, String hopClient, Path log) throws IOException {
+    public static ServerProcess server(String pool, String twin, String heap, int port, URI backend, HopClientKind hopClient, Path log) throws IOException {
         List<String> jvm = List.of("-Xms" + heap, "-Xmx" + heap, "-XX:+AlwaysPreTouch");
         List<String> args = List.of("--twin", twin, "--pools", pool, "--host", HOST, "--port", Integer.toString(port),
-                "--backend", backend.toString(), "--hop-client", hopClient, "--accept-queue", "4096", "--grace-ms", "1000", "--admin-port", "0");
+                "--backend", backend.toString(), "--hop-client", hopClient.label(), "--accept-queue", "4096", "--grace-ms", "1000", "--admin-port", "0");
         return start("server " + pool, jvm, args, port, log);
     }
 
