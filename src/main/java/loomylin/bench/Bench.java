@@ -16,6 +16,7 @@ import loomylin.bench.load.ClientBinary;
 import loomylin.bench.output.Charts;
 import loomylin.bench.output.Machine;
 import loomylin.bench.output.Progress;
+import loomylin.bench.output.Provenance;
 import loomylin.bench.output.Report;
 import loomylin.bench.output.ResultsCsv;
 import loomylin.bench.output.Targets;
@@ -49,11 +50,12 @@ public final class Bench {
             return;
         }
         String commandLine = "java -jar loomylin.jar bench " + String.join(" ", args);
-        if (ConnectionsBench.NAME.equals(flags.get("preset").trim())) { // client models, not servers: its own runner
+        String preset = flags.get("preset") == null ? "" : flags.get("preset").trim();
+        if (ConnectionsBench.NAME.equals(preset)) { // client models, not servers: its own runner
             ConnectionsBench.main(flags, commandLine, System.out);
             return;
         }
-        if (Seed004.NAME.equals(flags.get("preset").trim())) {
+        if (Seed004.NAME.equals(preset)) {
             Seed004.run(flags, commandLine, System.out);
             return;
         }
@@ -65,8 +67,10 @@ public final class Bench {
         if (!Files.isReadable(Path.of("/proc/self/stat")))
             throw new loomylin.cli.UsageError("the bench measures servers through /proc, so it runs on Linux only");
         Map<Client, Path> tools = new EnumMap<>(Client.class);
-        tools.put(Client.HEY, ClientBinary.locate(Client.HEY, config.tools().get(Client.HEY))); // every run warms up with hey
-        for (Client c : List.of(Client.WRK, Client.OHA)) if (RunSpec.uses(config.runs(), c)) tools.put(c, ClientBinary.locate(c, config.tools().get(c)));
+        for (Client c : Client.values()) if (RunSpec.uses(config.runs(), c)) tools.put(c, ClientBinary.locate(c, config.tools().get(c)));
+        // the backend's JIT is run in by wrk before the first /hops-* run
+        if (config.remote() == null && config.runs().stream().anyMatch(r -> r.endpoint().usesBackend()))
+            tools.putIfAbsent(Client.WRK, ClientBinary.locate(Client.WRK, config.tools().get(Client.WRK)));
         DescriptorCheck.check(config.runs(), Path.of("/proc/self/limits"));
         Path dir = config.out().toAbsolutePath();
         try {
@@ -78,7 +82,12 @@ public final class Bench {
             if (local) Files.writeString(backendLog, "");
             Machine machine = Machine.describe(tools);
             List<RunSpec> plan = config.runs();
-            out.printf("bench: preset %s, %d runs, %s twin, %s -> %s%n", config.preset(), plan.size(), config.twin(), tools.values(), dir);
+            Provenance provenance = Provenance.collect(commandLine, dir, versions(machine), cpuSets(local));
+            provenance.write(dir);
+            out.printf("bench: preset %s, %d runs, about %d minutes, %s twin, %s -> %s%n", config.preset(), plan.size(),
+                    Estimate.minutes(plan, config), config.twin(), tools.values(), dir);
+            if (!config.decides()) out.printf("bench: windows of %d s closed-loop and %d s open-loop decide nothing (a result needs %d s and %d s)%n",
+                    config.measureS(), config.openMeasureS(), Preset.DECIDING_CLOSED_S, Preset.DECIDING_OPEN_S);
             if (!local) out.println("bench: targets " + config.remote().servers().stream().map(t -> t.pool() + " at " + t.base()).toList()
                     + (config.remote().metrics() == null ? ", no --metrics: the server columns stay empty" : ", metrics " + config.remote().metrics()));
 
@@ -121,7 +130,7 @@ public final class Bench {
             } finally {
                 if (backend != null) backend.close();
             }
-            writeSummaries(config, commandLine, machine, plan, rows, dir, failure);
+            writeSummaries(config, provenance, plan, rows, dir, failure);
             if (failure != null)
                 throw new StartupFailure("bench " + failure + " (" + rows.size() + " finished runs written to " + dir + ")");
             out.printf("bench: done; %s%n", dir.resolve("report.md"));
@@ -131,9 +140,27 @@ public final class Bench {
         }
     }
 
-    private static void writeSummaries(BenchConfig config, String commandLine, Machine machine, List<RunSpec> plan,
+    /** Each load generator's version as it reports it, by name. */
+    private static Map<String, String> versions(Machine machine) {
+        Map<String, String> out = new java.util.TreeMap<>();
+        machine.clients().forEach((c, v) -> out.put(c.label(), v));
+        return out;
+    }
+
+    /** The process kinds this bench starts, none pinned: the servers, the load generator, and the backend. */
+    private static Map<String, String> cpuSets(boolean local) {
+        Map<String, String> out = new java.util.TreeMap<>();
+        out.put("client", Provenance.ALL_CPUS);
+        if (local) {
+            out.put("server", Provenance.ALL_CPUS);
+            out.put("backend", Provenance.ALL_CPUS);
+        }
+        return out;
+    }
+
+    private static void writeSummaries(BenchConfig config, Provenance provenance, List<RunSpec> plan,
                                        List<RunResult> rows, Path dir, String failure) throws IOException {
-        List<Targets.Target> targets = Targets.evaluate(rows, machine.cores());
+        List<Targets.Target> targets = Targets.evaluate(rows, provenance.host().cores());
         Targets.writeCsv(dir.resolve("targets.csv"), targets);
         List<String> charted = new ArrayList<>();
         for (Endpoint e : RunSpec.endpoints(plan)) {
@@ -142,7 +169,7 @@ public final class Bench {
                 else Files.deleteIfExists(dir.resolve(Charts.fileName(e, open))); // an earlier bench's chart would mislead
             }
         }
-        Report.write(dir.resolve("report.md"), config, commandLine, machine, plan, rows, targets, charted, failure);
+        Report.write(dir.resolve("report.md"), config, provenance, plan, rows, targets, charted, failure);
     }
 
     private static ServerProcess startBackend(int delayMs, Path log) throws IOException {

@@ -25,22 +25,22 @@ public final class BenchFlags {
     }
 
     public static final List<Flags.Flag> FLAGS = List.of(
-            new Flags.Flag("preset", "smoke|quick|full|latency|scale|hops|seed004|connections", "quick", "which runs to make; the flags below replace its lists"),
+            new Flags.Flag("preset", "smoke|quick|full|latency|scale|hops|seed004|connections", null, "which runs to make; the flags below replace its lists (default: quick, or, when --pools, --endpoints, --concurrency or --rate list the runs, those runs with 20 s windows)"),
             new Flags.Flag("pools", "KIND,KIND,...", null, "pools to compare (default: the preset's); KIND is " + loomylin.jetty.PoolKind.HELP),
             new Flags.Flag("endpoints", "ROUTE[?QUERY],...", null, "endpoints to load, query kept, e.g. wait-blocking?ms=1000 (default: the preset's)"),
             new Flags.Flag("concurrency", "N,N,...", null, "concurrent clients, or open-loop connections, per run (default: the preset's)"),
             new Flags.Flag("rate", "R,R,...", null, "offer each configuration open-loop at these requests per second (oha, latency from the intended send time)"),
             new Flags.Flag("repeat", "K", null, "runs of every configuration, interleaved across pools (default: the preset's; 3 in quick and full)"),
-            new Flags.Flag("client", "hey|wrk", null, "closed-loop load generator of every closed run (default: the preset's per block: wrk at c=2000, else hey)"),
+            new Flags.Flag("client", "wrk|hey", null, "closed-loop load generator of every closed run (default: wrk, a window by the clock; hey sends a count and decides no target)"),
             new Flags.Flag("out", "DIR", "bench-results", "where results.csv, report.md, targets.csv and the charts go"),
             new Flags.Flag("requests", "N", null, "requests per measured hey run instead of the preset's rule (rounded down to a multiple of the concurrency)"),
-            new Flags.Flag("measure", "S", null, "measured window in seconds (default: the preset's)"),
-            new Flags.Flag("warmup", "DURATION", null, "hey burst before each measured run, e.g. 2s or 500ms (default: the preset's)"),
+            new Flags.Flag("measure", "S", null, "measured window in seconds, closed and open loop (default: the preset's; under 20 closed or 30 open, the report says the runs decide nothing)"),
+            new Flags.Flag("warmup", "DURATION", null, "warm-up before each measured run with the run's own client and concurrency, e.g. 8s or 500ms (default: the preset's)"),
             new Flags.Flag("twin", "java|kotlin", "java", "which implementation the servers run"),
             new Flags.Flag("heap", "SIZE", null, "fixed, pre-touched heap of each server JVM, e.g. 512m (default: the preset's)"),
             new Flags.Flag("backend-delay", "MS", String.valueOf(Limits.DELAY_DEFAULT), "the backend's delay per call, for /hops-*"),
             new Flags.Flag("timeout", "S", "20", "hey's per-request timeout in seconds; a request that takes longer counts as an error"),
-            new Flags.Flag("client-limit", "PERCENT", "45", "flag a run client-limited when the load generator used more than this share of all cores"),
+            new Flags.Flag("client-limit", "PERCENT", "90", "flag a run client-limited when the load generator kept this share of its CPUs busy, or client and server together this share of the machine"),
             new Flags.Flag("hey", "PATH", null, "the hey binary (default: hey on PATH)"),
             new Flags.Flag("target", "URL,URL,...", null, "measure servers already running there, e.g. http://host-b:7000,http://host-b:7002, instead of starting them; their pools replace --pools"),
             new Flags.Flag("metrics", "URL", null, "with --target: the servers' admin port, e.g. http://host-b:7004/metrics, for their CPU, memory and threads"),
@@ -52,7 +52,7 @@ public final class BenchFlags {
             new Flags.Flag("help", null, null, "print this help and exit"));
 
     public static BenchConfig parse(Flags flags) {
-        Preset preset = Preset.named(flags.get("preset"));
+        Preset preset = preset(flags);
         RemoteServers remote = RemoteServers.fromFlags(flags);
         List<String> pools = remote == null ? list(flags, "pools") : remote.pools();
         List<String> endpoints = list(flags, "endpoints");
@@ -63,6 +63,7 @@ public final class BenchFlags {
         Client client = flags.get("client") == null ? null : Client.closed(flags.get("client"));
         List<RunSpec> runs = Plan.of(preset, new Plan.Overrides(pools, endpoints, concurrency, rates, client, repeat));
         int measureS = flags.get("measure") == null ? preset.measureS() : flags.integer("measure", 1, 600);
+        int openMeasureS = flags.get("measure") == null ? preset.openMeasureS() : measureS;
         String warmup = flags.get("warmup") == null ? preset.warmup() : duration(flags.get("warmup"));
         String heap = flags.get("heap") == null ? preset.heap() : heap(flags.get("heap"));
         String twin = remote == null ? flags.get("twin").trim() : remote.twins();
@@ -70,8 +71,15 @@ public final class BenchFlags {
         Map<Client, Path> tools = new java.util.EnumMap<>(Client.class);
         for (Client c : Client.values()) if (flags.get(c.label()) != null) tools.put(c, Path.of(flags.get(c.label())));
         return new BenchConfig(preset.name(), runs, Path.of(flags.get("out")), tools, warmup, preset.warmupConcurrency(), requests,
-                measureS, twin, heap, flags.integer("backend-delay", 0, Limits.DELAY_MAX), flags.integer("timeout", 1, 600),
+                measureS, openMeasureS, twin, heap, flags.integer("backend-delay", 0, Limits.DELAY_MAX), flags.integer("timeout", 1, 600),
                 flags.integer("client-limit", 1, 100), remote, UsageError.parsing(HopClientKind::parse, flags.get("hop-client").trim()));
+    }
+
+    /** The --preset named, or without one quick, unless the flags list the runs: then {@link Preset#CUSTOM}. */
+    private static Preset preset(Flags flags) {
+        if (flags.get("preset") != null) return Preset.named(flags.get("preset"));
+        boolean listed = java.util.stream.Stream.of("pools", "endpoints", "concurrency", "rate", "target").anyMatch(f -> flags.get(f) != null);
+        return listed ? Preset.CUSTOM : Preset.QUICK;
     }
 
     /** A comma-separated list, or null when neither the flag nor its variable is set. */
@@ -156,7 +164,7 @@ public final class BenchFlags {
         StringBuilder out = new StringBuilder();
         for (String name : Preset.NAMES) {
             Preset p = Preset.named(name);
-            out.append(String.format("  %-7s %s%n", name, p.summary()));
+            out.append(String.format("  %-7s %s; about %d min here%n", name, p.summary(), Estimate.minutes(p)));
         }
         out.append(String.format("  %-6s %s%n", Seed004.NAME, "the fibers-server seed's experiments 1 and 2: 108 runs of --duration (6s), 31 minutes on 2 quiet cores;"
                 + " writes seed004.csv and seed004.md"));

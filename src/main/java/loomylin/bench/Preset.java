@@ -14,18 +14,28 @@ import loomylin.web.Params;
  * it lists; a preset is several blocks because not every pool is worth running everywhere (2 platform
  * threads serving 2000 clients that each sleep 100 ms would take minutes to say what one run says).
  *
- * @param requests          bounds of a closed run's request count (and the rounding hey needs)
- * @param warmup            hey's -z duration of the closed-loop warm-up before each measured run
- * @param warmupConcurrency the warm-up uses min(this, the run's concurrency) clients: it is there for the
- *                          JIT, not to queue thousands of requests on a small pool
+ * <p>Every closed-loop run is a window by the clock (wrk {@code -d}) and every open-loop run one of a fixed
+ * length at a constant rate (oha), each after a warm-up with the run's own client at the run's own concurrency
+ * (and rate). The presets that publish results measure at least {@link #DECIDING_CLOSED_S} s closed-loop and
+ * {@link #DECIDING_OPEN_S} s open-loop; {@code smoke} and {@code quick} are shorter, and their reports say first
+ * that they decide nothing. hey, which sends a count, stays for the fibers-server experiments and {@code --client hey}.
+ *
+ * @param requests          bounds of a closed hey run's request count (and the rounding hey needs)
+ * @param warmup            how long the warm-up before each measured run lasts
+ * @param warmupConcurrency clients of the warm-up that runs the shared backend's JIT in before the first run
  * @param heap              the server JVM's fixed heap (-Xms = -Xmx)
- * @param measureS          the measured window: a closed hey run sends what the warm-up achieved in this
- *                          many seconds (within {@code requests}), wrk runs this long, oha sends
- *                          rate x this many requests
+ * @param measureS          a closed-loop run's measured window in seconds (a hey run sends what the warm-up
+ *                          achieved in this many seconds, within {@code requests})
+ * @param openMeasureS      an open-loop run's window: oha sends rate x this many requests
  * @param repeat            runs of every configuration, interleaved across pools
  */
 public record Preset(String name, String summary, List<Block> blocks, RequestRule requests, String warmup, int warmupConcurrency,
-              String heap, int measureS, int repeat) {
+              String heap, int measureS, int openMeasureS, int repeat) {
+
+    /** The shortest closed-loop window, in seconds, of a run that may back a published result. */
+    public static final int DECIDING_CLOSED_S = 20;
+    /** The shortest open-loop window likewise. */
+    public static final int DECIDING_OPEN_S = 30;
 
     /**
      * Every listed pool, endpoint and concurrency with each other; with {@code rates}, each of them offered
@@ -34,7 +44,7 @@ public record Preset(String name, String summary, List<Block> blocks, RequestRul
      */
     public record Block(List<String> pools, List<String> endpoints, List<Integer> concurrency, List<Integer> rates, Client client) {
         Block(List<String> pools, List<String> endpoints, List<Integer> concurrency) {
-            this(pools, endpoints, concurrency, List.of(), Client.HEY);
+            this(pools, endpoints, concurrency, List.of(), Client.WRK);
         }
 
         Block with(List<String> pools, List<String> endpoints, List<Integer> concurrency) {
@@ -60,30 +70,38 @@ public record Preset(String name, String summary, List<Block> blocks, RequestRul
     public static final String CPU = Endpoint.CPU;
 
     /** Seconds, for the test suite: does every part work, not how fast anything is. */
-    public static final Preset SMOKE = new Preset("smoke", "2 pools x 2 endpoints x 2 concurrency levels, 100 requests each; under a minute",
-            List.of(new Block(List.of("loom", "qtp:4"), List.of("wait-blocking?ms=10", "computational?iterations=1000"), List.of(5, 10))),
-            new RequestRule(10, 100, 100), "500ms", 10, "256m", 1, 1);
+    public static final Preset SMOKE = new Preset("smoke", "2 pools x 2 endpoints x 2 concurrency levels, 100 requests each with hey; decides nothing",
+            List.of(new Block(List.of("loom", "qtp:4"), List.of("wait-blocking?ms=10", "computational?iterations=1000"), List.of(5, 10), List.of(), Client.HEY)),
+            new RequestRule(10, 100, 100), "500ms", 10, "256m", 1, 1, 1);
 
     /** A few minutes: the main questions at a low and a high concurrency, three times each. */
-    public static final Preset QUICK = new Preset("quick", "14 configurations x 3 repeats: CPU work, waits with and without a thread, hops; about 8 minutes on 2 cores",
+    public static final Preset QUICK = new Preset("quick", "14 configurations x 3 repeats of 3 s windows: CPU work, waits with and without a thread, hops; a tour that decides nothing",
             List.of(
                     new Block(List.of("qtp:4", "loom"), List.of(CPU), List.of(50)),
                     new Block(List.of("qtp:4"), List.of("wait-async?ms=100"), List.of(50)),
                     new Block(List.of("qtp:32", "loom"), List.of("wait-blocking?ms=100"), List.of(50)),
                     new Block(List.of("loom"), List.of("wait-blocking?ms=100", "wait-async?ms=100"), List.of(2000), List.of(), Client.WRK),
                     new Block(List.of("loom"), List.of("hops-blocking", "hops-async"), List.of(50, 1000))),
-            new RequestRule(2, 500, 20_000), "3s", 100, "512m", 3, 3);
+            new RequestRule(2, 500, 20_000), "3s", 100, "512m", 3, 3, 3);
 
     /**
-     * What the README's results come from: 47 configurations, 3 repeats each, sized for about 30 minutes on
-     * 2 cores (a run costs its JVM start and stop, about 3 s, plus the warm-up and the measured window).
+     * A bench whose runs the flags list (--pools, --endpoints, --concurrency or --rate without --preset): quick's
+     * blocks as the base the flags replace, measured like the presets that publish.
+     */
+    public static final Preset CUSTOM = new Preset("custom", "the runs the flags list, with windows that can decide", QUICK.blocks(),
+            QUICK.requests(), "8s", 100, "512m", DECIDING_CLOSED_S, DECIDING_OPEN_S, 3);
+
+    /**
+     * What the front page's results come from: 47 configurations, 2 repeats each (a verdict also needs a second
+     * invocation), sized for an hour on 2 cores (a run costs its JVM start and stop, about 4 s, plus the warm-up
+     * and the measured window).
      * Each block answers a question (and the targets read their rows from it): CPU work on every pool;
      * waiting with and without a thread; the three-hop chain blocking and async; memory with a platform
      * thread per client. At c=2000 wrk drives the load: hey, at that concurrency, measured itself more than
      * the server (issue 9). qtp:4 runs only the CPU block and the seed's c=50 waits, qtp:32 and qtp:2500
      * only where they answer a question: elsewhere they would spend minutes queueing to show what one run shows.
      */
-    public static final Preset FULL = new Preset("full", "the README's results: 47 configurations x 3 repeats; about 30 minutes on 2 cores",
+    public static final Preset FULL = new Preset("full", "the front page's results: 47 configurations x 2 repeats",
             List.of(
                     new Block(List.of("qtp:4", "qtp:32", "loom", "jetty-vtp", "qtp-vt:8"), List.of(CPU), List.of(50)),
                     new Block(List.of("qtp:4", "loom"), List.of(CPU), List.of(500)),
@@ -96,7 +114,7 @@ public record Preset(String name, String summary, List<Block> blocks, RequestRul
                     new Block(List.of("qtp:32", "loom"), List.of("hops-blocking", "hops-async"), List.of(50)),
                     new Block(List.of("loom", "qtp-vt:8"), List.of("hops-blocking", "hops-async"), List.of(1000)),
                     new Block(List.of("loom", "qtp:2500"), List.of("wait-blocking?ms=1000"), List.of(2000), List.of(), Client.WRK)),
-            new RequestRule(2, 1000, 100_000), "4s", 100, "512m", 6, 3);
+            new RequestRule(2, 1000, 100_000), "8s", 100, "512m", DECIDING_CLOSED_S, DECIDING_OPEN_S, 2);
 
     /** Offered rates from well below to well above qtp:32's capacity (30 request threads / 0.1 s = 300 req/s). */
     public static final List<Integer> LATENCY_RATES = List.of(100, 200, 250, 300, 350, 450, 600);
@@ -104,13 +122,13 @@ public record Preset(String name, String summary, List<Block> blocks, RequestRul
     /**
      * The hockey stick: /wait-blocking?ms=100 offered open-loop at constant rates on four pools, and
      * /wait-async?ms=100 on qtp:32 as the reference where no thread waits. 1000 connections, so that even
-     * qtp:32's growing queue at 600 req/s never runs the client out of them within the 10 s window.
+     * qtp:32's growing queue at 600 req/s never runs the client out of them within the window.
      */
-    public static final Preset LATENCY = new Preset("latency", "open loop: 5 pool/endpoint pairs x 7 offered rates (100-600 req/s); about 10 minutes on 2 cores",
+    public static final Preset LATENCY = new Preset("latency", "open loop: 5 pool/endpoint pairs x 7 offered rates (100-600 req/s)",
             List.of(
                     new Block(List.of("qtp:32", "loom", "qtp-vt:8", "jetty-vtp"), List.of("wait-blocking?ms=100"), List.of(1000), LATENCY_RATES, Client.OHA),
                     new Block(List.of("qtp:32"), List.of("wait-async?ms=100"), List.of(1000), LATENCY_RATES, Client.OHA)),
-            new RequestRule(1, 1, 1_000_000), "3s", 100, "512m", 10, 1);
+            new RequestRule(1, 1, 1_000_000), "8s", 100, "512m", DECIDING_CLOSED_S, DECIDING_OPEN_S, 1);
 
     /**
      * The servers at connection scale (the three-hop seed saw platform threads degrade beyond 5,000): every client
@@ -122,20 +140,25 @@ public record Preset(String name, String summary, List<Block> blocks, RequestRul
      * opens. The question is the steady state of a thread per connection; what the first contact costs shows in
      * warmup_rps.
      */
-    public static final Preset SCALE = new Preset("scale", "servers at connection scale: 12 configurations x 3 repeats at c=5000-18000 with 1 s waits (wrk); about 15 minutes on 2 cores",
+    public static final Preset SCALE = new Preset("scale", "servers at connection scale: 12 configurations x 3 repeats at c=5000-18000 with 1 s waits (wrk)",
             List.of(
                     new Block(List.of("loom", "qtp-vt:8"), List.of("wait-blocking?ms=1000"), List.of(5_000, 10_000, 18_000), List.of(), Client.WRK),
                     new Block(List.of("qtp:5500"), List.of("wait-blocking?ms=1000"), List.of(5_000), List.of(), Client.WRK),
                     new Block(List.of("qtp:10500"), List.of("wait-blocking?ms=1000"), List.of(10_000), List.of(), Client.WRK),
                     new Block(List.of("qtp:18500"), List.of("wait-blocking?ms=1000"), List.of(18_000), List.of(), Client.WRK),
                     new Block(List.of("qtp:32"), List.of("wait-async?ms=1000"), List.of(5_000, 10_000, 18_000), List.of(), Client.WRK)),
-            new RequestRule(2, 1000, 200_000), "4s", 18_000, "1g", 10, 3);
+            new RequestRule(2, 1000, 200_000), "8s", 100, "1g", DECIDING_CLOSED_S, DECIDING_OPEN_S, 3);
 
     /**
      * P4 for one blocking client: loom /hops-blocking against /hops-async at c=50 and c=1000. Run it once per
      * {@code --hop-client} (jdk, url, jetty) and compare CPU per request and throughput.
      */
-    public static final Preset HOPS = new Preset("hops", "P4 for the --hop-client: loom /hops-blocking vs /hops-async at c=50 and 1000, 3 repeats; about 3 minutes",
+    public static final Preset HOPS = new Preset("hops", "P4 for the --hop-client: loom /hops-blocking vs /hops-async at c=50 and 1000, 3 repeats",
             List.of(new Block(List.of("loom"), List.of("hops-blocking", "hops-async"), List.of(50, 1000))),
-            new RequestRule(2, 1000, 100_000), "4s", 100, "512m", 6, 3);
+            new RequestRule(2, 1000, 100_000), "8s", 100, "512m", DECIDING_CLOSED_S, DECIDING_OPEN_S, 3);
+
+    /** Whether these windows are long enough to back a published result. */
+    public static boolean decides(int measureS, int openMeasureS) {
+        return measureS >= DECIDING_CLOSED_S && openMeasureS >= DECIDING_OPEN_S;
+    }
 }

@@ -1,6 +1,7 @@
 package loomylin.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -39,8 +40,30 @@ class BenchFlagsTest {
     @Test
     void explicitListsReplaceThePresetsInEveryBlockAndRunsComeOnce() {
         BenchConfig c = parse("--preset", "full", "--pools", "loom", "--endpoints", "/wait-async?ms=5", "--concurrency", "3,6");
-        assertEquals(List.of("loom wait-async?ms=5 c=3 hey #1", "loom wait-async?ms=5 c=3 hey #2", "loom wait-async?ms=5 c=3 hey #3",
-                "loom wait-async?ms=5 c=6 hey #1", "loom wait-async?ms=5 c=6 hey #2", "loom wait-async?ms=5 c=6 hey #3"), describe(c.runs()));
+        assertEquals(List.of("loom wait-async?ms=5 c=3 wrk #1", "loom wait-async?ms=5 c=3 wrk #2",
+                "loom wait-async?ms=5 c=6 wrk #1", "loom wait-async?ms=5 c=6 wrk #2"), describe(c.runs()));
+    }
+
+    @Test
+    void runsListedWithoutAPresetGetWindowsThatDecide() {
+        BenchConfig c = parse("--pools", "loom,qtp:4", "--endpoints", "computational?work=sha256", "--concurrency", "50", "--repeat", "1");
+        assertEquals(List.of("loom computational?work=sha256 c=50 wrk #1", "qtp:4 computational?work=sha256 c=50 wrk #1"), describe(c.runs()));
+        assertEquals(Preset.DECIDING_CLOSED_S, c.measureS());
+        assertEquals(Preset.DECIDING_OPEN_S, c.openMeasureS());
+        assertTrue(c.decides());
+    }
+
+    @Test
+    void quickAndSmokeDecideNothingUnlessTheWindowIsLengthened() {
+        assertFalse(parse("--preset", "quick").decides());
+        assertFalse(parse("--preset", "smoke").decides());
+        assertFalse(parse().decides(), "no flags at all: the quick tour");
+        assertTrue(parse("--preset", "quick", "--measure", "30").decides());
+    }
+
+    @Test
+    void publishingPresetsMeasureDecidingWindows() {
+        for (String preset : List.of("full", "latency", "scale", "hops")) assertTrue(parse("--preset", preset).decides(), preset);
     }
 
     @Test
@@ -92,12 +115,12 @@ class BenchFlagsTest {
     void theFullPresetCoversEveryTarget() {
         List<String> runs = describe(parse("--preset", "full").runs());
         // 47 configurations; 45 in a build without /mixed, where the CPU blocks fall back to /computational and two coincide
-        assertEquals((Preset.CPU.equals("computational") ? 45 : 47) * 3, runs.size());
-        for (String needed : List.of("loom wait-blocking?ms=100 c=50 hey", "qtp:4 wait-async?ms=100 c=50 hey", "loom " + Preset.CPU + " c=50 hey",
-                "qtp:4 " + Preset.CPU + " c=50 hey", "loom wait-blocking?ms=100 c=2000 wrk", "loom wait-async?ms=100 c=2000 wrk",
-                "loom hops-blocking c=1000 hey", "loom hops-async c=1000 hey", "loom wait-blocking?ms=1000 c=2000 wrk",
+        assertEquals((Preset.CPU.equals("computational") ? 45 : 47) * 2, runs.size());
+        for (String needed : List.of("loom wait-blocking?ms=100 c=50 wrk", "qtp:4 wait-async?ms=100 c=50 wrk", "loom " + Preset.CPU + " c=50 wrk",
+                "qtp:4 " + Preset.CPU + " c=50 wrk", "loom wait-blocking?ms=100 c=2000 wrk", "loom wait-async?ms=100 c=2000 wrk",
+                "loom hops-blocking c=1000 wrk", "loom hops-async c=1000 wrk", "loom wait-blocking?ms=1000 c=2000 wrk",
                 "qtp:2500 wait-blocking?ms=1000 c=2000 wrk")) {
-            for (int r = 1; r <= 3; r++) assertTrue(runs.contains(needed + " #" + r), needed + " #" + r);
+            for (int r = 1; r <= 2; r++) assertTrue(runs.contains(needed + " #" + r), needed + " #" + r);
         }
     }
 

@@ -102,13 +102,19 @@ class BenchSmokeTest {
             assertTrue(Long.parseLong(f[column("peak_vsz_kb")]) > Long.parseLong(f[column("peak_rss_kb")]), line);
             assertTrue(Integer.parseInt(f[column("peak_threads")]) > 5, line); // a JVM has more threads than that
             assertEquals("java", f[column("twin")], line);
+            assertEquals("true", f[column("too_short")], line); // 100 answers: a smoke run decides nothing
         }
         assertEquals(Set.of("loom wait-blocking?ms=10 5", "qtp:4 wait-blocking?ms=10 5", "loom wait-blocking?ms=10 10",
                 "qtp:4 wait-blocking?ms=10 10", "loom computational?iterations=1000 5", "qtp:4 computational?iterations=1000 5",
                 "loom computational?iterations=1000 10", "qtp:4 computational?iterations=1000 10"), runs);
 
         String report = Files.readString(dir.resolve("report.md"));
-        assertTrue(report.contains("## Machine"), report);
+        assertTrue(report.contains("## Provenance"), report);
+        assertTrue(report.contains("**These runs decide nothing:**"), report);
+        assertTrue(report.contains("**8 of 8 runs were too short**"), report);
+        String provenance = Files.readString(dir.resolve("provenance.json"));
+        for (String field : List.of("\"commit\"", "\"dirty\"", "\"command\"", "\"machine\"", "\"jdk\"", "\"jetty\"", "\"javalin\"", "\"hey\"", "\"cpu_sets\""))
+            assertTrue(provenance.contains(field), field + " in " + provenance);
         assertTrue(report.contains("## Targets"), report);
         assertTrue(report.contains("## /wait-blocking?ms=10"), report);
         assertTrue(report.contains("## /computational?iterations=1000"), report);

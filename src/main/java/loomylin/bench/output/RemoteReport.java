@@ -17,8 +17,8 @@ public final class RemoteReport {
                 .append(remote.servers().stream().map(s -> "`" + s.pool() + "` at " + s.base() + " (" + s.twin() + " twin)")
                         .collect(Collectors.joining(", ")))
                 .append(". They are not restarted between runs; each run checks its target answers `/pool`, warms it up for ")
-                .append(config.warmup()).append(" with hey at min(c, ").append(config.warmupConcurrency())
-                .append(") clients, then makes the measured run (hey or wrk closed-loop, oha open-loop). The load generators and the bench ran on the machine above; the servers (and their backend, for /hops-*) wherever they run.\n");
+                .append(config.warmup()).append(" with the run's own client at the run's own concurrency (and rate)")
+                .append(", then makes the measured run (wrk or hey closed-loop, oha open-loop). The load generators and the bench ran on the machine above; the servers (and their backend, for /hops-*) wherever they run.\n");
         if (remote.metrics() == null) {
             md.append("- **Server figures: none.** No `--metrics` was given, so CPU s, CPU ms/req, RSS and threads are empty. ")
                     .append("Give the servers' admin port (`--metrics http://HOST:7004/metrics`) to fill them.\n");

@@ -24,45 +24,41 @@ public final class Report {
     private Report() {
     }
 
-    public static void write(Path file, BenchConfig config, String commandLine, Machine machine, List<RunSpec> plan, List<RunResult> rows,
+    public static void write(Path file, BenchConfig config, Provenance provenance, List<RunSpec> plan, List<RunResult> rows,
                       List<Targets.Target> targets, List<String> charts, String failure) throws IOException {
         StringBuilder md = new StringBuilder();
         md.append("# Loomylin benchmark\n\n");
         md.append("Preset `").append(config.preset()).append("`, ").append(config.twin()).append(" twin, ")
-                .append(rows.size()).append(" of ").append(plan.size()).append(" runs, ").append(machine.date()).append(".  \n");
-        md.append("Command: `").append(commandLine).append("`\n\n");
+                .append(rows.size()).append(" of ").append(plan.size()).append(" runs, ").append(provenance.date()).append(".  \n");
+        md.append("Command: `").append(provenance.command()).append("`\n\n");
         if (failure != null) md.append("**Incomplete:** ").append(failure).append("\n\n");
+        decidesNothing(md, config, rows);
 
-        md.append("## Machine\n\n| | |\n|---|---|\n");
-        md.append("| CPU | ").append(machine.cores()).append(" cores").append(machine.cpu().isEmpty() ? "" : ", " + machine.cpu()).append(" |\n");
-        md.append("| Memory | ").append(RunResult.fixed(machine.memoryKb() / 1024.0 / 1024.0, 1)).append(" GiB |\n");
-        md.append("| JDK | ").append(machine.jdk()).append(" |\n");
-        md.append("| OS | ").append(machine.os()).append(" |\n");
-        for (Map.Entry<Client, String> c : machine.clients().entrySet())
-            md.append("| ").append(c.getKey().label()).append(" | ").append(c.getValue()).append(" |\n");
-        md.append("| Date | ").append(machine.date()).append(" |\n\n");
+        md.append(provenance.markdown());
 
         md.append("## Method\n\n");
         if (config.remote() != null) RemoteReport.method(md, config);
         else md.append("- Each run: a fresh server JVM serving one pool (`-Xms").append(config.heap()).append(" -Xmx").append(config.heap())
                 .append(" -XX:+AlwaysPreTouch`, accept queue 4096, loopback); idle RSS read once it answers; a ")
-                .append(config.warmup()).append(" closed-loop warm-up with hey at min(c, ").append(config.warmupConcurrency())
-                .append(") clients, whose achieved rate is shown beside the measured one (warm-up req/s); then the measured run, a ")
-                .append(config.measureS()).append(" s window. The backend (for /hops-*, delay ").append(config.backendDelayMs())
+                .append(config.warmup()).append(" warm-up with the run's own client at the run's own concurrency (and offered rate), whose achieved rate is shown beside the measured one (warm-up req/s; a run is *settled* when the two lie within ")
+                .append(Math.round(RunResult.SETTLED_WITHIN * 100)).append(" %); then the measured run, a ")
+                .append(config.measureS()).append(" s window closed-loop, ").append(config.openMeasureS()).append(" s open-loop. The backend (for /hops-*, delay ").append(config.backendDelayMs())
                 .append(" ms per call) runs in its own JVM for the whole bench.\n");
-        md.append("- Closed loop (`mode` closed): hey sends ").append(config.requests().describe())
-                .append("; wrk runs for the window. Open loop (`mode` open): oha offers requests at a constant rate for the window over a fixed number of connections, latency counted from each request's intended send time (`--latency-correction`, as wrk2). Client timeout ")
+        md.append("- Closed loop (`mode` closed): wrk runs for the window; hey (`--client hey`) sends ").append(config.requests().describe())
+                .append(" and decides no target (NOT TIMED). Open loop (`mode` open): oha offers requests at a constant rate for the window over a fixed number of connections, latency counted from each request's intended send time (`--latency-correction`, as wrk2). Client timeout ")
                 .append(config.timeoutS()).append(" s per request.\n");
         md.append("- Every configuration ran ").append(plan.stream().mapToInt(RunSpec::repeat).max().orElse(1))
-                .append(" time(s), interleaved across pools (A B C A B C). Tables show the median with the min-max range; a target's ratio is taken per repeat (repeat i over repeat i) and reads PASS or MISS only when the whole range lies on one side of the goal, else NOISE. A target that reads a run with errors is ERRORS, never PASS.\n");
+                .append(" time(s), interleaved across pools (A B C A B C). Tables show the median with the min-max range; a target's ratio is taken per repeat (repeat i over repeat i) and reads PASS or MISS only when the whole range lies on one side of the goal, else NOISE. A target that reads a run with errors is ERRORS, never PASS; one that reads a run with fewer than ")
+                .append(RunResult.MIN_ANSWERS).append(" answers, or closed-loop fewer than ").append(RunResult.MIN_ANSWERS_PER_CLIENT)
+                .append(" per client, is TOO SHORT.\n");
         md.append("- req/s: 2xx answers per second of the client's wall time (start to exit), one definition for every client. Latencies: hey, exact nearest-rank percentiles of every answer; wrk and oha, their HdrHistograms.\n");
         md.append("- errors: requests without a 2xx answer (error status, or no answer at all: refused, reset, timed out).\n");
         if (config.remote() == null) { // a --target bench says where its server figures come from above
             md.append("- CPU ms/req: the server JVM's user + system time during the measured run (/proc/<pid>/stat) per answered request.\n");
             md.append("- idle / peak RSS: resident memory before any load / its high-water mark (VmHWM) up to the end of the run, warm-up included. threads: most OS threads (platform threads; virtual threads are not OS threads), sampled every 100 ms.\n");
         }
-        md.append("- client-limited: the load generator itself used more than ").append(config.clientLimitPct())
-                .append("% of all cores: on a machine it shares with the server, it may then be the limit, not the server.\n\n");
+        md.append("- client-limited: the load generator kept ").append(config.clientLimitPct())
+                .append("% or more of the CPUs it may use busy, or client and server together that share of the machine they share: the server was then not the only limit, and its throughput is a floor.\n\n");
 
         md.append("## Targets\n\n| | What | Value | Goal | Result | From |\n|---|---|---|---|---|---|\n");
         for (Targets.Target t : targets) {
@@ -94,6 +90,23 @@ public final class Report {
             }
         }
         Files.writeString(file, md, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The report's first words when its runs cannot back a result: windows shorter than a publishing preset's,
+     * or runs with too few answers.
+     */
+    private static void decidesNothing(StringBuilder md, BenchConfig config, List<RunResult> rows) {
+        long shortRuns = rows.stream().filter(RunResult::tooShort).count();
+        if (!config.decides())
+            md.append("**These runs decide nothing:** their windows (").append(config.measureS()).append(" s closed-loop, ")
+                    .append(config.openMeasureS()).append(" s open-loop) are shorter than the ").append(loomylin.bench.Preset.DECIDING_CLOSED_S)
+                    .append(" s and ").append(loomylin.bench.Preset.DECIDING_OPEN_S)
+                    .append(" s a result needs; use them to try the tool, not to choose a pool.\n\n");
+        if (shortRuns > 0)
+            md.append("**").append(shortRuns).append(" of ").append(rows.size()).append(" runs were too short** (fewer than ")
+                    .append(RunResult.MIN_ANSWERS).append(" answers, or ").append(RunResult.MIN_ANSWERS_PER_CLIENT)
+                    .append(" per client closed-loop): no target reads them as PASS or MISS.\n\n");
     }
 
     /** Each pool's knee in the open-loop /wait-blocking runs: Little's law beside the most it answered. */

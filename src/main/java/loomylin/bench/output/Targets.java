@@ -21,7 +21,8 @@ import loomylin.web.Limits;
  * minutes apart on the same machine, so that the machine's speed cancels out). A ratio is taken per repeat
  * (repeat i of one configuration over repeat i of the other, which ran next to it), and the verdict reads
  * the whole range: PASS or MISS only when every repeat lies on one side of the goal, else NOISE. A target
- * that reads a run with errors or no answers is ERRORS, never PASS. A target whose runs the bench did not
+ * that reads a run with errors or no answers is ERRORS, never PASS; one that reads a run with too few answers
+ * ({@link RunResult#tooShort()}) is TOO SHORT, and one that reads a hey run (a count, not a window) NOT TIMED. A target whose runs the bench did not
  * make is "n/a", not a miss.
  */
 public final class Targets {
@@ -40,6 +41,8 @@ public final class Targets {
      */
     public record Target(String id, String what, List<Double> values, String goal, double lo, double hi, String detail, String runs, String invalid) {
         String result() {
+            if (invalid != null && invalid.startsWith(TOO_SHORT)) return "TOO SHORT";
+            if (invalid != null && invalid.startsWith(COUNTED)) return "NOT TIMED";
             if (invalid != null) return "ERRORS";
             if (values.isEmpty()) return "n/a";
             long passing = values.stream().filter(v -> v >= lo && v <= hi).count();
@@ -188,7 +191,8 @@ public final class Targets {
         for (int i = 0; i < repeats; i++) {
             RunResult best = null;
             for (Config c : runs) if (best == null || c.repeats().get(i).rps() > best.rps()) best = c.repeats().get(i);
-            if (!best.clean()) invalid = "the run at the knee has errors: " + best.spec().describe() + " (" + best.errors() + ")";
+            if (best.tooShort()) invalid = TOO_SHORT + "the run at the knee had " + best.responses() + " answers: " + best.spec().describe();
+            else if (!best.clean()) invalid = "the run at the knee has errors: " + best.spec().describe() + " (" + best.errors() + ")";
             values.add(best.rps() / predicted);
         }
         return new Target("P9", what, values, "0.85-1.15", 0.85, 1.15, "max achieved req/s " + Spread.of(values.stream().map(v -> v * predicted).toList()).text(1),
@@ -238,7 +242,17 @@ public final class Targets {
                 a.get().describe() + "; " + b.get().describe(), invalid);
     }
 
+    /** How an invalid reason starts when a run had too few answers to decide ({@link RunResult#tooShort()}). */
+    static final String TOO_SHORT = "too short: ";
+    /** How it starts when a run was a hey count, not a window by the clock: such a run never decides a target. */
+    static final String COUNTED = "counted, not timed: ";
+
     private static String invalid(Config c) {
+        if (c.repeats().stream().anyMatch(RunResult::tooShort))
+            return TOO_SHORT + c.describe() + " had a run with fewer than " + RunResult.MIN_ANSWERS + " answers or "
+                    + RunResult.MIN_ANSWERS_PER_CLIENT + " per client";
+        if (c.spec().client() == loomylin.bench.load.Client.HEY)
+            return COUNTED + c.describe() + " ran hey with a request count; only windows by the clock (wrk, oha) decide targets";
         return c.clean() ? null : c.describe() + " had " + c.errors() + " requests without a 2xx answer";
     }
 

@@ -11,12 +11,18 @@ import loomylin.jetty.HopClientKind;
  *
  * @param tools           paths given by --hey, --wrk, --oha (absent: look on PATH)
  * @param hopClient       the servers' {@code --hop-client}: the blocking client behind /hops-blocking
- * @param measureS        the measured window in seconds (the preset's, or --measure)
+ * @param measureS        a closed-loop run's measured window in seconds (the preset's, or --measure)
+ * @param openMeasureS    an open-loop run's (the preset's, or --measure)
  * @param remote          the servers of --target and the metrics of --metrics, or null: the bench starts its own
- * @param clientLimitPct  a run whose load generator used more than this share of the machine's CPU is
- *                        flagged client-limited
+ * @param clientLimitPct  how busy, in percent, the client's CPUs (or the machine the client shares with the server)
+ *                        must be for a run to be flagged client-limited ({@link ClientLimit})
  */
 public record BenchConfig(String preset, List<RunSpec> runs, Path out, java.util.Map<Client, Path> tools, String warmup, int warmupConcurrency,
-                   RequestRule requests, int measureS, String twin, String heap, int backendDelayMs, int timeoutS, int clientLimitPct,
+                   RequestRule requests, int measureS, int openMeasureS, String twin, String heap, int backendDelayMs, int timeoutS, int clientLimitPct,
                    RemoteServers remote, HopClientKind hopClient) {
+
+    /** Whether this bench's windows are long enough to back a published result. */
+    public boolean decides() {
+        return loomylin.bench.Preset.decides(measureS, openMeasureS);
+    }
 }

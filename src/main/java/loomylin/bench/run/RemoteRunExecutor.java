@@ -50,8 +50,7 @@ public final class RemoteRunExecutor implements RunMaker {
         try (ProcSampler client = new ProcSampler(ProcReader.SYSTEM, NO_SERVER, SAMPLE_EVERY)) {
             client.start();
             if (sampler != null) sampler.start();
-            double warmupRps = HeyRun.warmUp(tools.get(Client.HEY), url, config.warmup(),
-                    Math.min(run.concurrency(), config.warmupConcurrency()), config.timeoutS());
+            double warmupRps = RunExecutor.warmUp(config, tools, cores, run, url);
             MetricsScrape before = metrics == null ? null : scrape(metrics, "before");
             Measured measured = RunExecutor.measure(config, tools, cores, run, url, warmupRps, client);
             MetricsScrape after = metrics == null ? null : scrape(metrics, "after");
@@ -86,6 +85,6 @@ public final class RemoteRunExecutor implements RunMaker {
         }
         return new RunResult(run, twin, m.sent(), m.answered(), m.ok(), m.sent() - m.ok(), m.wallS(), m.ok() / m.wallS(),
                 warmupRps, m.latency(), cpuS, idleRss, peakRss, peakVsz, threads,
-                m.clientCpuS(), clientPct, Double.NaN, clientPct > config.clientLimitPct(), Double.NaN); // steal: the servers' machine is not ours to read
+                m.clientCpuS(), clientPct, Double.NaN, ClientLimit.of(clientPct, Double.NaN, cores, cores, false, config.clientLimitPct()), Double.NaN); // steal: the servers' machine is not ours to read
     }
 }

@@ -20,9 +20,9 @@ import loomylin.cli.StartupFailure;
 import loomylin.jetty.PoolKind;
 
 /**
- * Makes one run: a fresh server JVM on the run's pool, its idle memory, a closed-loop hey warm-up, then the
- * measured run (hey or wrk closed-loop, oha open-loop) while {@link ProcSampler} watches the server; the
- * server is stopped whatever happens.
+ * Makes one run: a fresh server JVM on the run's pool, its idle memory, a warm-up with the run's own client at
+ * the run's own concurrency (and rate), then the measured run (wrk or hey closed-loop, oha open-loop) while
+ * {@link ProcSampler} watches the server; the server is stopped whatever happens.
  */
 public final class RunExecutor implements RunMaker {
     /** Lets the JVM finish start-up work (class loading, first compilations) before idle memory is read. */
@@ -54,8 +54,7 @@ public final class RunExecutor implements RunMaker {
             URI url = server.uri(run.endpoint().pathAndQuery());
             try (ProcSampler sampler = new ProcSampler(ProcReader.SYSTEM, server.pid(), SAMPLE_EVERY)) {
                 sampler.start();
-                double warmupRps = HeyRun.warmUp(tools.get(Client.HEY), url, config.warmup(),
-                        Math.min(run.concurrency(), config.warmupConcurrency()), config.timeoutS());
+                double warmupRps = warmUp(config, tools, cores, run, url);
                 long cpuBefore = cpuTicks(server);
                 Optional<CpuTimes> machineBefore = ProcReader.SYSTEM.cpuTimes();
                 Measured measured = measure(config, tools, cores, run, url, warmupRps, sampler);
@@ -77,9 +76,33 @@ public final class RunExecutor implements RunMaker {
         return switch (run.client()) {
             case HEY -> HeyRun.measure(tools.get(Client.HEY), url, requests(config, run, warmupRps), run.concurrency(), timeout, sampler);
             case WRK -> WrkRun.measure(tools.get(Client.WRK), url, config.measureS(), run.concurrency(), timeout, cores, sampler);
-            case OHA -> OhaRun.measure(tools.get(Client.OHA), url, Math.max(1, run.rate() * config.measureS()), run.rate(),
+            case OHA -> OhaRun.measure(tools.get(Client.OHA), url, Math.max(1, run.rate() * config.openMeasureS()), run.rate(),
                     run.concurrency(), timeout, sampler);
         };
+    }
+
+    /**
+     * The warm-up just before a measured run: the run's own client at the run's own concurrency (and offered
+     * rate) for the warm-up's duration, so that the connections (the server's and, behind /hops-*, the
+     * backend's) are open and the JIT has run before the window opens. Returns the 2xx answers per second it
+     * achieved, which results.csv shows beside the measured rate ({@code settled}).
+     */
+    public static double warmUp(BenchConfig config, java.util.Map<Client, Path> tools, int cores, RunSpec run, URI url) throws IOException {
+        int seconds = warmupSeconds(config.warmup());
+        Measured m = switch (run.client()) {
+            case HEY -> null;
+            case WRK -> WrkRun.measure(tools.get(Client.WRK), url, seconds, run.concurrency(), config.timeoutS(), cores, null);
+            case OHA -> OhaRun.measure(tools.get(Client.OHA), url, Math.max(1, run.rate() * seconds), run.rate(), run.concurrency(),
+                    config.timeoutS(), null);
+        };
+        if (m == null) return HeyRun.warmUp(tools.get(Client.HEY), url, config.warmup(), run.concurrency(), config.timeoutS());
+        return m.wallS() > 0 ? m.ok() / m.wallS() : 0;
+    }
+
+    /** wrk and oha take whole seconds: a warm-up of 500ms lasts 1 s with them. */
+    public static int warmupSeconds(String warmup) {
+        Duration d = loomylin.cli.Durations.parse("--warmup", warmup, Duration.ofMillis(1), Duration.ofHours(1));
+        return (int) Math.max(1, (d.toMillis() + 999) / 1000);
     }
 
     /** A hey run's count: what the warm-up achieved in the measured window, within the rule. */
@@ -90,13 +113,14 @@ public final class RunExecutor implements RunMaker {
     /**
      * Warms the shared backend JVM before the first measured run, through a throwaway loom server calling
      * it with both hop endpoints: otherwise the first /hops-* run measures a cold backend's JIT as well as
-     * its own server (on the first bench here, 547 req/s for a run that made 1844 once both were warm).
+     * its own server.
      */
     public void warmBackend() throws IOException {
-        ServerProcess server = start(new RunSpec(PoolKind.loom(), Endpoint.parse("hops-async"), config.warmupConcurrency(), 0, Client.HEY, 1));
+        ServerProcess server = start(new RunSpec(PoolKind.loom(), Endpoint.parse("hops-async"), config.warmupConcurrency(), 0, Client.WRK, 1));
         try {
             for (String route : List.of("/hops-async?delay=0", "/hops-blocking?delay=0"))
-                HeyRun.warmUp(tools.get(Client.HEY), server.uri(route), config.warmup(), config.warmupConcurrency(), config.timeoutS());
+                WrkRun.measure(tools.get(Client.WRK), server.uri(route), warmupSeconds(config.warmup()), config.warmupConcurrency(),
+                        config.timeoutS(), cores, null);
         } finally {
             server.close();
         }
@@ -126,6 +150,6 @@ public final class RunExecutor implements RunMaker {
         double clientPct = 100.0 * m.clientCpuS() / machineS;
         return new RunResult(run, config.twin(), m.sent(), m.answered(), m.ok(), m.sent() - m.ok(), m.wallS(), m.ok() / m.wallS(),
                 warmupRps, m.latency(), cpuS, idleRssKb, Math.max(peaks.rssKb(), idleRssKb), peaks.vszKb(), peaks.threads(),
-                m.clientCpuS(), clientPct, 100.0 * cpuS / machineS, clientPct > config.clientLimitPct(), stealPct);
+                m.clientCpuS(), clientPct, 100.0 * cpuS / machineS, ClientLimit.of(clientPct, 100.0 * cpuS / machineS, cores, cores, true, config.clientLimitPct()), stealPct);
     }
 }

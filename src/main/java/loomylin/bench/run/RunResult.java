@@ -27,8 +27,8 @@ import loomylin.bench.measure.Measured;
  * @param serverCpuPct  the server's, likewise
  * @param stealPct      the share of the machine's CPU time the hypervisor gave to other guests during the measured
  *                      run, in percent (/proc/stat); NaN where unknown. Runs with more steal ran on a slower machine
- * @param clientLimited the client used more than the configured share: the load generator, not the
- *                      server, may have been the limit
+ * @param clientLimited the server may not have been the limit ({@link Limit#of}): the client used most of the CPUs
+ *                      it may use, or client and server together most of the machine they share
  */
 public record RunResult(RunSpec spec, String twin, long requests, long responses, long ok, long errors, double durationS, double rps,
                  double warmupRps, Measured.Latency latency, double cpuS, long idleRssKb, long peakRssKb, long peakVszKb, int peakThreads,
@@ -37,7 +37,27 @@ public record RunResult(RunSpec spec, String twin, long requests, long responses
     public static final List<String> COLUMNS = List.of("pool", "endpoint", "concurrency", "mode", "offered_rps", "client", "repeat",
             "requests", "responses", "ok", "errors", "rps", "warmup_rps", "p50_ms", "p90_ms", "p99_ms", "p999_ms", "max_ms",
             "cpu_s", "cpu_ms_per_req", "idle_rss_kb", "peak_rss_kb", "peak_vsz_kb", "peak_threads", "client_limited", "twin",
-            "duration_s", "client_cpu_s", "client_cpu_pct", "server_cpu_pct", "steal_pct");
+            "duration_s", "client_cpu_s", "client_cpu_pct", "server_cpu_pct", "steal_pct", "too_short", "settled");
+
+    /** A measured window with fewer answers than this decides nothing, however long it lasted. */
+    public static final int MIN_ANSWERS = 2_000;
+    /** Nor does a closed-loop window in which a client got fewer answers than this: mostly set-up and ramp. */
+    public static final int MIN_ANSWERS_PER_CLIENT = 20;
+    /** A run settled when its measured rate lies within this share of the warm-up's just before it. */
+    public static final double SETTLED_WITHIN = 0.10;
+
+    /**
+     * Too few answers for the run to back a verdict: under {@link #MIN_ANSWERS}, or, closed-loop, under
+     * {@link #MIN_ANSWERS_PER_CLIENT} per client. An open-loop run's connections are a pool, not clients.
+     */
+    public boolean tooShort() {
+        return responses < MIN_ANSWERS || (!spec.open() && responses < (long) MIN_ANSWERS_PER_CLIENT * spec.concurrency());
+    }
+
+    /** The measured rate lies within {@link #SETTLED_WITHIN} of the warm-up's: the window did not catch a ramp. */
+    public boolean settled() {
+        return warmupRps > 0 && rps > 0 && Math.abs(rps / warmupRps - 1) <= SETTLED_WITHIN;
+    }
 
     /** Memory the run added on top of the idle server. */
     public long rssGrowthKb() {
@@ -74,7 +94,8 @@ public record RunResult(RunSpec spec, String twin, long requests, long responses
                 fixed(latency.p99Ms(), 2), fixed(latency.p999Ms(), 2), fixed(latency.maxMs(), 2), fixed(cpuS, 2),
                 fixed(cpuMsPerRequest(), 4), count(idleRssKb), count(peakRssKb), count(peakVszKb),
                 count(peakThreads), Boolean.toString(clientLimited), twin, fixed(durationS, 3), fixed(clientCpuS, 2),
-                fixed(clientCpuPct, 1), fixed(serverCpuPct, 1), fixed(stealPct, 1));
+                fixed(clientCpuPct, 1), fixed(serverCpuPct, 1), fixed(stealPct, 1),
+                Boolean.toString(tooShort()), Boolean.toString(settled()));
     }
 
     /** A count, or "" when unknown (negative). */

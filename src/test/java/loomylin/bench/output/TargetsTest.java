@@ -1,6 +1,7 @@
 package loomylin.bench.output;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -20,18 +21,55 @@ import loomylin.bench.run.RunSpec;
 
 class TargetsTest {
 
-    /** A closed run of {@code repeat}, every request answered 2xx unless {@code errors}. */
+    /** A closed wrk run of {@code repeat} with enough answers to decide, every request answered 2xx unless {@code errors}. */
     private static RunResult row(String pool, String endpoint, int c, int repeat, double rps, double p99, long idleKb, long peakKb, int threads, long errors) {
         return row(pool, endpoint, c, 0, repeat, rps, p99, idleKb, peakKb, threads, errors);
     }
 
     private static RunResult row(String pool, String endpoint, int c, int rate, int repeat, double rps, double p99, long idleKb, long peakKb,
                                  int threads, long errors) {
-        RunSpec spec = new RunSpec(PoolKind.parse(pool), Endpoint.parse(endpoint), c, rate, rate > 0 ? Client.OHA : Client.HEY, repeat);
-        long sent = 1000;
-        // CPU: 1 s for 1000 answers, i.e. 1 ms per request, scaled with the throughput so that P2's CPU ratio varies
+        return row(new RunSpec(PoolKind.parse(pool), Endpoint.parse(endpoint), c, rate, rate > 0 ? Client.OHA : Client.WRK, repeat),
+                Math.max(RunResult.MIN_ANSWERS, (long) RunResult.MIN_ANSWERS_PER_CLIENT * c), rps, p99, idleKb, peakKb, threads, errors);
+    }
+
+    private static RunResult row(RunSpec spec, long sent, double rps, double p99, long idleKb, long peakKb, int threads, long errors) {
+        // CPU: 1000 / rps ms per request, scaled with the throughput so that P2's CPU ratio varies
         return new RunResult(spec, "java", sent, sent, sent - errors, errors, 1, rps, rps, new Measured.Latency(1, 2, p99, p99 * 1.5, p99 * 2),
-                1000.0 / rps, idleKb, peakKb, 1, threads, 0.1, 5, 50, false, 0.0);
+                sent / rps, idleKb, peakKb, 1, threads, 0.1, 5, 50, false, 0.0);
+    }
+
+    @Test
+    void aRunWithTooFewAnswersDecidesNothing() {
+        List<RunResult> rows = new ArrayList<>(aFullBench());
+        rows.removeIf(r -> r.spec().endpoint().toString().equals(Preset.CPU) && r.spec().concurrency() == 50 && r.spec().repeat() == 1
+                && r.spec().pool().toString().equals("loom"));
+        // 50 clients, 999 answers each: plenty per client, but under the 2,000 a window needs
+        rows.add(row(new RunSpec(PoolKind.parse("loom"), Endpoint.parse(Preset.CPU), 50, 0, Client.WRK, 1), 1_999, 950, 125, 0, 0, 25, 0));
+        Targets.Target p2 = Targets.p2(Config.of(rows)).get(0);
+        assertEquals("TOO SHORT", p2.result());
+        assertTrue(p2.invalid().contains("fewer than 2000 answers"), p2.invalid());
+    }
+
+    @Test
+    void aClosedRunWithTooFewAnswersPerClientDecidesNothing() {
+        RunSpec manyClients = new RunSpec(PoolKind.parse("loom"), Endpoint.parse("wait-blocking?ms=100"), 2000, 0, Client.WRK, 1);
+        assertTrue(row(manyClients, 39_999, 5000, 200, 0, 0, 25, 0).tooShort(), "19.99 answers per client");
+        assertFalse(row(manyClients, 40_000, 5000, 200, 0, 0, 25, 0).tooShort(), "20 answers per client");
+        RunSpec open = new RunSpec(PoolKind.parse("loom"), Endpoint.parse("wait-blocking?ms=100"), 2000, 100, Client.OHA, 1);
+        assertFalse(row(open, 3_000, 100, 200, 0, 0, 25, 0).tooShort(), "open loop: connections are a pool, not clients");
+    }
+
+    @Test
+    void aHeyRunIsACountAndDecidesNoTarget() {
+        List<RunResult> rows = new ArrayList<>();
+        for (int r = 1; r <= 3; r++) {
+            for (String pool : List.of("qtp:4", "loom")) {
+                RunSpec spec = new RunSpec(PoolKind.parse(pool), Endpoint.parse(Preset.CPU), 50, 0, Client.HEY, r);
+                rows.add(row(spec, 5_000, 1000, 100, 0, 0, 25, 0));
+            }
+        }
+        Targets.Target p2 = Targets.p2(Config.of(rows)).get(0);
+        assertEquals("NOT TIMED", p2.result());
     }
 
     private static List<RunResult> aFullBench() {
