@@ -21,6 +21,7 @@ import loomylin.bench.output.Report;
 import loomylin.bench.output.ResultsCsv;
 import loomylin.bench.output.Targets;
 import loomylin.bench.run.BenchConfig;
+import loomylin.bench.run.CpuSets;
 import loomylin.bench.run.DescriptorCheck;
 import loomylin.bench.run.Endpoint;
 import loomylin.bench.run.FreePort;
@@ -82,7 +83,7 @@ public final class Bench {
             if (local) Files.writeString(backendLog, "");
             Machine machine = Machine.describe(tools);
             List<RunSpec> plan = config.runs();
-            Provenance provenance = Provenance.collect(commandLine, dir, versions(machine), cpuSets(local));
+            Provenance provenance = Provenance.collect(commandLine, dir, versions(machine), cpuSets(config, local));
             provenance.write(dir);
             out.printf("bench: preset %s, %d runs, about %d minutes, %s twin, %s -> %s%n", config.preset(), plan.size(),
                     Estimate.minutes(plan, config), config.twin(), tools.values(), dir);
@@ -97,7 +98,7 @@ public final class Bench {
             try (ResultsCsv csv = ResultsCsv.create(dir.resolve("results.csv"))) {
                 URI backendUri;
                 if (local && plan.stream().anyMatch(r -> r.endpoint().usesBackend())) {
-                    backend = startBackend(config.backendDelayMs(), backendLog);
+                    backend = startBackend(config.cpuSets().prefix(CpuSets.Role.BACKEND), config.backendDelayMs(), backendLog);
                     backendUri = backend.uri("");
                 } else {
                     backendUri = URI.create("http://" + ServerProcess.HOST + ":" + FreePort.pick()); // never called
@@ -147,14 +148,10 @@ public final class Bench {
         return out;
     }
 
-    /** The process kinds this bench starts, none pinned: the servers, the load generator, and the backend. */
-    private static Map<String, String> cpuSets(boolean local) {
-        Map<String, String> out = new java.util.TreeMap<>();
-        out.put("client", Provenance.ALL_CPUS);
-        if (local) {
-            out.put("server", Provenance.ALL_CPUS);
-            out.put("backend", Provenance.ALL_CPUS);
-        }
+    /** The process kinds this bench starts (with --target only the load generator) and their CPUs, or "all". */
+    private static Map<String, String> cpuSets(BenchConfig config, boolean local) {
+        Map<String, String> out = new java.util.TreeMap<>(config.cpuSets().describe());
+        if (!local) out.keySet().retainAll(java.util.Set.of(CpuSets.Role.CLIENT.label()));
         return out;
     }
 
@@ -172,9 +169,9 @@ public final class Bench {
         Report.write(dir.resolve("report.md"), config, provenance, plan, rows, targets, charted, failure);
     }
 
-    private static ServerProcess startBackend(int delayMs, Path log) throws IOException {
+    private static ServerProcess startBackend(List<String> launcher, int delayMs, Path log) throws IOException {
         for (int attempt = 1; ; attempt++) {
-            ServerProcess backend = ServerProcess.backend(FreePort.pick(), delayMs, log);
+            ServerProcess backend = ServerProcess.backend(launcher, FreePort.pick(), delayMs, log);
             try {
                 backend.awaitReady("/authorize?userId=bench&delay=0");
                 return backend;

@@ -9,6 +9,7 @@ import loomylin.bench.fibers.Seed004;
 import loomylin.bench.load.Client;
 import loomylin.bench.load.RequestRule;
 import loomylin.bench.run.BenchConfig;
+import loomylin.bench.run.CpuSets;
 import loomylin.bench.run.DescriptorCheck;
 import loomylin.bench.run.RemoteServers;
 import loomylin.bench.run.RunSpec;
@@ -49,10 +50,14 @@ public final class BenchFlags {
             new Flags.Flag("wrk", "PATH", null, "the wrk binary (default: wrk on PATH)"),
             new Flags.Flag("hop-client", "url|jdk|jetty", "url", "the servers' blocking client behind /hops-blocking (compare them with --preset hops)"),
             new Flags.Flag("oha", "PATH", null, "the oha binary (default: oha on PATH, else ~/.cargo/bin/oha)"),
+            new Flags.Flag(CpuSets.Role.SERVER.flag, "CPUS", null, "pin every server JVM to these CPUs with taskset, e.g. 0 or 0-1 (default: not pinned)"),
+            new Flags.Flag(CpuSets.Role.CLIENT.flag, "CPUS", null, "pin the load generator to these CPUs, e.g. 1 (default: not pinned)"),
+            new Flags.Flag(CpuSets.Role.BACKEND.flag, "CPUS", null, "pin the backend JVM of /hops-* to these CPUs (default: not pinned)"),
             new Flags.Flag("help", null, null, "print this help and exit"));
 
     public static BenchConfig parse(Flags flags) {
         Preset preset = preset(flags);
+        CpuSets cpuSets = cpuSets(flags, flags.get("target") != null);
         RemoteServers remote = RemoteServers.fromFlags(flags);
         List<String> pools = remote == null ? list(flags, "pools") : remote.pools();
         List<String> endpoints = list(flags, "endpoints");
@@ -72,7 +77,21 @@ public final class BenchFlags {
         for (Client c : Client.values()) if (flags.get(c.label()) != null) tools.put(c, Path.of(flags.get(c.label())));
         return new BenchConfig(preset.name(), runs, Path.of(flags.get("out")), tools, warmup, preset.warmupConcurrency(), requests,
                 measureS, openMeasureS, twin, heap, flags.integer("backend-delay", 0, Limits.DELAY_MAX), flags.integer("timeout", 1, 600),
-                flags.integer("client-limit", 1, 100), remote, UsageError.parsing(HopClientKind::parse, flags.get("hop-client").trim()));
+                flags.integer("client-limit", 1, 100), remote, UsageError.parsing(HopClientKind::parse, flags.get("hop-client").trim()),
+                cpuSets);
+    }
+
+    /** The CPU sets of the flags; with --target the bench starts no server or backend, so only the client can be pinned. */
+    private static CpuSets cpuSets(Flags flags, boolean remote) {
+        Map<CpuSets.Role, String> raw = new java.util.EnumMap<>(CpuSets.Role.class);
+        for (CpuSets.Role role : CpuSets.Role.values()) {
+            String value = flags.get(role.flag);
+            if (value == null) continue;
+            if (remote && role != CpuSets.Role.CLIENT)
+                throw new UsageError("--" + role.flag + " pins a process the bench starts; with --target it starts none but the load generator");
+            raw.put(role, value);
+        }
+        return CpuSets.of(raw, Path.of("/proc/self/status"), System.getenv("PATH"));
     }
 
     /** The --preset named, or without one quick, unless the flags list the runs: then {@link Preset#CUSTOM}. */

@@ -125,6 +125,14 @@ class BenchFlagsTest {
     }
 
     @Test
+    void cpuSetsPinOnlyWhatTheBenchStarts() {
+        UsageError e = assertThrows(UsageError.class, () -> parse("--target", "http://127.0.0.1:9", "--server-cpus", "0"));
+        assertTrue(e.getMessage().contains("--server-cpus"), e.getMessage());
+        assertThrows(UsageError.class, () -> parse("--client-cpus", "x"));
+        assertThrows(UsageError.class, () -> parse("--client-cpus", "4095"), "a CPU this process may not use");
+    }
+
+    @Test
     void mistakesAreUsageErrors() {
         assertThrows(UsageError.class, () -> parse("--preset", "huge"));
         assertThrows(UsageError.class, () -> parse("--pools", "qtp"));

@@ -140,6 +140,21 @@ class BenchSmokeTest {
     }
 
     @Test
+    void pinnedServerAndClientRunOnTheirCpusAndProvenanceSaysSo() throws IOException {
+        assumeTrue(found(Client.WRK), "needs wrk: apt install wrk");
+        assumeTrue(Tools.onPath("taskset"), "needs taskset: apt-get install util-linux");
+        assumeTrue(Runtime.getRuntime().availableProcessors() >= 2, "needs two CPUs to pin server and client apart");
+        Path dir = run(out, "--preset", "smoke", "--pools", "loom", "--endpoints", "wait-async?ms=5", "--concurrency", "8",
+                "--client", "wrk", "--measure", "1", "--server-cpus", "0", "--client-cpus", "1");
+        assertEquals("0", rows(dir).get(0)[column("errors")]);
+        String provenance = Files.readString(dir.resolve("provenance.json"));
+        assertTrue(provenance.matches("(?s).*\"client\"\\s*:\\s*\"1\".*"), provenance);
+        assertTrue(provenance.matches("(?s).*\"server\"\\s*:\\s*\"0\".*"), provenance);
+        assertTrue(provenance.matches("(?s).*\"backend\"\\s*:\\s*\"all\".*"), provenance);
+        assertEquals(0, ChildProcesses.live());
+    }
+
+    @Test
     void theLatencyPresetRunsOpenLoopWithOha() throws IOException {
         assumeTrue(found(Client.OHA), "needs oha: cargo install oha --version 1.16.0 --locked");
         Path dir = run(out, "--preset", "latency", "--pools", "loom", "--rate", "20,40", "--concurrency", "10", "--measure", "1", "--warmup", "300ms");

@@ -26,6 +26,16 @@ public final class ClientProcess {
     }
 
     public static Finished run(List<String> command, Path stdout, Duration bound, ProcSampler sampler, String what) throws IOException {
+        return run(List.of(), command, stdout, bound, sampler, what);
+    }
+
+    /** The same, started under {@code launcher} (for example {@code taskset -c 1}), which must exec the command in its own process. */
+    public static Finished run(List<String> launcher, List<String> command, Path stdout, Duration bound, ProcSampler sampler, String what) throws IOException {
+        if (!launcher.isEmpty()) {
+            List<String> launched = new java.util.ArrayList<>(launcher);
+            launched.addAll(command);
+            command = launched;
+        }
         Path err = Files.createTempFile("loomylin-client-", ".err");
         try {
             ProcStat before = self();

@@ -18,11 +18,17 @@ public final class HeyRun {
     }
 
     public static Measured measure(Path hey, URI url, int requests, int concurrency, int timeoutS, ProcSampler sampler) throws IOException {
+        return measure(List.of(), hey, url, requests, concurrency, timeoutS, sampler);
+    }
+
+    /** The same, hey started under {@code launcher} ({@link ClientProcess#run(List, List, Path, Duration, ProcSampler, String)}). */
+    public static Measured measure(List<String> launcher, Path hey, URI url, int requests, int concurrency, int timeoutS, ProcSampler sampler)
+            throws IOException {
         Path csv = Files.createTempFile("loomylin-hey-", ".csv");
         try {
             // Every client's requests in a row, each up to the timeout, and some slack: beyond that hey is stuck.
             Duration bound = Duration.ofSeconds(60 + (long) (requests / concurrency) * (timeoutS + 2));
-            ClientProcess.Finished f = ClientProcess.run(command(hey, List.of("-n", Integer.toString(requests)), concurrency, timeoutS, url),
+            ClientProcess.Finished f = ClientProcess.run(launcher, command(hey, List.of("-n", Integer.toString(requests)), concurrency, timeoutS, url),
                     csv, bound, sampler, "hey");
             HeyCsv.Responses r = read(csv);
             Measured.Latency latency = new Measured.Latency(r.percentileMs(50), r.percentileMs(90), r.percentileMs(99),
@@ -39,9 +45,14 @@ public final class HeyRun {
      * beside it, so that a run still warming up shows.
      */
     public static double warmUp(Path hey, URI url, String duration, int concurrency, int timeoutS) throws IOException {
+        return warmUp(List.of(), hey, url, duration, concurrency, timeoutS);
+    }
+
+    /** The same, hey started under {@code launcher}. */
+    public static double warmUp(List<String> launcher, Path hey, URI url, String duration, int concurrency, int timeoutS) throws IOException {
         Path csv = Files.createTempFile("loomylin-hey-", ".csv");
         try {
-            ClientProcess.run(command(hey, List.of("-z", duration), concurrency, timeoutS, url), csv,
+            ClientProcess.run(launcher, command(hey, List.of("-z", duration), concurrency, timeoutS, url), csv,
                     Duration.ofSeconds(60 + 2L * timeoutS + seconds(duration)), null, "hey warm-up");
             HeyCsv.Responses r = read(csv);
             return r.spanS() > 0 ? r.ok() / r.spanS() : 0;

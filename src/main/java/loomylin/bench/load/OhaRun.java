@@ -22,12 +22,18 @@ public final class OhaRun {
     }
 
     public static Measured measure(Path oha, URI url, int requests, int rate, int connections, int timeoutS, ProcSampler sampler) throws IOException {
+        return measure(List.of(), oha, url, requests, rate, connections, timeoutS, sampler);
+    }
+
+    /** The same, oha started under {@code launcher} ({@link ClientProcess#run(List, List, Path, Duration, ProcSampler, String)}). */
+    public static Measured measure(List<String> launcher, Path oha, URI url, int requests, int rate, int connections, int timeoutS, ProcSampler sampler)
+            throws IOException {
         Path out = Files.createTempFile("loomylin-oha-", ".json");
         try {
             List<String> command = List.of(oha.toString(), "-n", Integer.toString(requests), "-c", Integer.toString(connections),
                     "-q", Integer.toString(rate), "--latency-correction", "-t", timeoutS + "s", "--no-tui", "--output-format", "json", url.toString());
             Duration bound = Duration.ofSeconds(60 + requests / rate + 2L * timeoutS);
-            ClientProcess.Finished f = ClientProcess.run(command, out, bound, sampler, "oha");
+            ClientProcess.Finished f = ClientProcess.run(launcher, command, out, bound, sampler, "oha");
             return parse(Files.readString(out, StandardCharsets.UTF_8), requests, f.wallS(), f.cpuS());
         } finally {
             Files.deleteIfExists(out);

@@ -25,13 +25,19 @@ public final class WrkRun {
     public static final String MARK = "loomylin-wrk ";
 
     public static Measured measure(Path wrk, URI url, int seconds, int concurrency, int timeoutS, int threads, ProcSampler sampler) throws IOException {
+        return measure(List.of(), wrk, url, seconds, concurrency, timeoutS, threads, sampler);
+    }
+
+    /** The same, wrk started under {@code launcher} ({@link ClientProcess#run(List, List, Path, Duration, ProcSampler, String)}). */
+    public static Measured measure(List<String> launcher, Path wrk, URI url, int seconds, int concurrency, int timeoutS, int threads, ProcSampler sampler)
+            throws IOException {
         Path script = Files.createTempFile("loomylin-wrk-", ".lua");
         Path out = Files.createTempFile("loomylin-wrk-", ".out");
         try (InputStream lua = WrkRun.class.getResourceAsStream("wrk-done.lua")) {
             Files.write(script, lua.readAllBytes());
             List<String> command = List.of(wrk.toString(), "-t", Integer.toString(Math.min(threads, concurrency)),
                     "-c", Integer.toString(concurrency), "-d", seconds + "s", "--timeout", timeoutS + "s", "-s", script.toString(), url.toString());
-            ClientProcess.Finished f = ClientProcess.run(command, out, Duration.ofSeconds(60 + seconds + 2L * timeoutS), sampler, "wrk");
+            ClientProcess.Finished f = ClientProcess.run(launcher, command, out, Duration.ofSeconds(60 + seconds + 2L * timeoutS), sampler, "wrk");
             return parse(Files.readString(out, StandardCharsets.UTF_8), f.wallS(), f.cpuS());
         } finally {
             Files.deleteIfExists(script);

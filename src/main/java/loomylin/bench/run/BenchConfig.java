@@ -16,10 +16,11 @@ import loomylin.jetty.HopClientKind;
  * @param remote          the servers of --target and the metrics of --metrics, or null: the bench starts its own
  * @param clientLimitPct  how busy, in percent, the client's CPUs (or the machine the client shares with the server)
  *                        must be for a run to be flagged client-limited ({@link ClientLimit})
+ * @param cpuSets         the CPUs the servers, the load generator and the backend are pinned to (--server-cpus, ...)
  */
 public record BenchConfig(String preset, List<RunSpec> runs, Path out, java.util.Map<Client, Path> tools, String warmup, int warmupConcurrency,
                    RequestRule requests, int measureS, int openMeasureS, String twin, String heap, int backendDelayMs, int timeoutS, int clientLimitPct,
-                   RemoteServers remote, HopClientKind hopClient) {
+                   RemoteServers remote, HopClientKind hopClient, CpuSets cpuSets) {
 
     /** Whether this bench's windows are long enough to back a published result. */
     public boolean decides() {

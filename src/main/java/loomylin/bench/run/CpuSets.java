@@ -83,6 +83,16 @@ public final class CpuSets {
         return Optional.ofNullable(sets.get(role));
     }
 
+    /** What goes before a command of {@code role}: {@code taskset -c LIST} when it is pinned, else nothing. */
+    public List<String> prefix(Role role) {
+        return wrap(role, List.of());
+    }
+
+    /** Whether processes of the two roles may run on a CPU in common (either not pinned, or their sets overlap). */
+    public boolean share(Role a, Role b) {
+        return !sets.containsKey(a) || !sets.containsKey(b) || sets.get(a).overlaps(sets.get(b));
+    }
+
     /** {@code command} run under {@code taskset -c LIST} when {@code role} is pinned, else unchanged. */
     public List<String> wrap(Role role, List<String> command) {
         CpuSet set = sets.get(role);

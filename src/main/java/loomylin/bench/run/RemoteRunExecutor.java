@@ -50,9 +50,10 @@ public final class RemoteRunExecutor implements RunMaker {
         try (ProcSampler client = new ProcSampler(ProcReader.SYSTEM, NO_SERVER, SAMPLE_EVERY)) {
             client.start();
             if (sampler != null) sampler.start();
-            double warmupRps = RunExecutor.warmUp(config, tools, cores, run, url);
+            int clientCpus = config.cpuSets().cpus(CpuSets.Role.CLIENT, cores);
+            double warmupRps = RunExecutor.warmUp(config, tools, clientCpus, run, url);
             MetricsScrape before = metrics == null ? null : scrape(metrics, "before");
-            Measured measured = RunExecutor.measure(config, tools, cores, run, url, warmupRps, client);
+            Measured measured = RunExecutor.measure(config, tools, clientCpus, run, url, warmupRps, client);
             MetricsScrape after = metrics == null ? null : scrape(metrics, "after");
             if (sampler != null) sampler.close();
             return result(run, server.twin(), measured, warmupRps, idle, before, after, sampler == null ? null : sampler.peaks());
@@ -85,6 +86,7 @@ public final class RemoteRunExecutor implements RunMaker {
         }
         return new RunResult(run, twin, m.sent(), m.answered(), m.ok(), m.sent() - m.ok(), m.wallS(), m.ok() / m.wallS(),
                 warmupRps, m.latency(), cpuS, idleRss, peakRss, peakVsz, threads,
-                m.clientCpuS(), clientPct, Double.NaN, ClientLimit.of(clientPct, Double.NaN, cores, cores, false, config.clientLimitPct()), Double.NaN); // steal: the servers' machine is not ours to read
+                m.clientCpuS(), clientPct, Double.NaN, ClientLimit.of(clientPct, Double.NaN, config.cpuSets().cpus(CpuSets.Role.CLIENT, cores), cores, false,
+                        config.clientLimitPct()), Double.NaN); // steal: the servers' machine is not ours to read
     }
 }

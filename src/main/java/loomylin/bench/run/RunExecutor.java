@@ -54,10 +54,10 @@ public final class RunExecutor implements RunMaker {
             URI url = server.uri(run.endpoint().pathAndQuery());
             try (ProcSampler sampler = new ProcSampler(ProcReader.SYSTEM, server.pid(), SAMPLE_EVERY)) {
                 sampler.start();
-                double warmupRps = warmUp(config, tools, cores, run, url);
+                double warmupRps = warmUp(config, tools, clientCpus(), run, url);
                 long cpuBefore = cpuTicks(server);
                 Optional<CpuTimes> machineBefore = ProcReader.SYSTEM.cpuTimes();
-                Measured measured = measure(config, tools, cores, run, url, warmupRps, sampler);
+                Measured measured = measure(config, tools, clientCpus(), run, url, warmupRps, sampler);
                 long cpuAfter = cpuTicks(server);
                 double stealPct = machineBefore.flatMap(b -> ProcReader.SYSTEM.cpuTimes().map(a -> a.stealPctSince(b))).orElse(Double.NaN);
                 sampler.close();
@@ -69,14 +69,23 @@ public final class RunExecutor implements RunMaker {
         }
     }
 
-    /** The measured run with the run's client; {@code sampler} follows the client's CPU (and the server's, when local). */
-    public static Measured measure(BenchConfig config, java.util.Map<Client, Path> tools, int cores, RunSpec run, URI url, double warmupRps,
+    /** The CPUs the load generator may use: its --client-cpus, or every core. */
+    private int clientCpus() {
+        return config.cpuSets().cpus(CpuSets.Role.CLIENT, cores);
+    }
+
+    /**
+     * The measured run with the run's client, pinned to --client-cpus when given; {@code clientCpus} sizes wrk's
+     * threads; {@code sampler} follows the client's CPU (and the server's, when local).
+     */
+    public static Measured measure(BenchConfig config, java.util.Map<Client, Path> tools, int clientCpus, RunSpec run, URI url, double warmupRps,
                             ProcSampler sampler) throws IOException {
         int timeout = config.timeoutS();
+        List<String> pin = config.cpuSets().prefix(CpuSets.Role.CLIENT);
         return switch (run.client()) {
-            case HEY -> HeyRun.measure(tools.get(Client.HEY), url, requests(config, run, warmupRps), run.concurrency(), timeout, sampler);
-            case WRK -> WrkRun.measure(tools.get(Client.WRK), url, config.measureS(), run.concurrency(), timeout, cores, sampler);
-            case OHA -> OhaRun.measure(tools.get(Client.OHA), url, Math.max(1, run.rate() * config.openMeasureS()), run.rate(),
+            case HEY -> HeyRun.measure(pin, tools.get(Client.HEY), url, requests(config, run, warmupRps), run.concurrency(), timeout, sampler);
+            case WRK -> WrkRun.measure(pin, tools.get(Client.WRK), url, config.measureS(), run.concurrency(), timeout, clientCpus, sampler);
+            case OHA -> OhaRun.measure(pin, tools.get(Client.OHA), url, Math.max(1, run.rate() * config.openMeasureS()), run.rate(),
                     run.concurrency(), timeout, sampler);
         };
     }
@@ -87,15 +96,16 @@ public final class RunExecutor implements RunMaker {
      * backend's) are open and the JIT has run before the window opens. Returns the 2xx answers per second it
      * achieved, which results.csv shows beside the measured rate ({@code settled}).
      */
-    public static double warmUp(BenchConfig config, java.util.Map<Client, Path> tools, int cores, RunSpec run, URI url) throws IOException {
+    public static double warmUp(BenchConfig config, java.util.Map<Client, Path> tools, int clientCpus, RunSpec run, URI url) throws IOException {
         int seconds = warmupSeconds(config.warmup());
+        List<String> pin = config.cpuSets().prefix(CpuSets.Role.CLIENT);
         Measured m = switch (run.client()) {
             case HEY -> null;
-            case WRK -> WrkRun.measure(tools.get(Client.WRK), url, seconds, run.concurrency(), config.timeoutS(), cores, null);
-            case OHA -> OhaRun.measure(tools.get(Client.OHA), url, Math.max(1, run.rate() * seconds), run.rate(), run.concurrency(),
+            case WRK -> WrkRun.measure(pin, tools.get(Client.WRK), url, seconds, run.concurrency(), config.timeoutS(), clientCpus, null);
+            case OHA -> OhaRun.measure(pin, tools.get(Client.OHA), url, Math.max(1, run.rate() * seconds), run.rate(), run.concurrency(),
                     config.timeoutS(), null);
         };
-        if (m == null) return HeyRun.warmUp(tools.get(Client.HEY), url, config.warmup(), run.concurrency(), config.timeoutS());
+        if (m == null) return HeyRun.warmUp(pin, tools.get(Client.HEY), url, config.warmup(), run.concurrency(), config.timeoutS());
         return m.wallS() > 0 ? m.ok() / m.wallS() : 0;
     }
 
@@ -119,8 +129,8 @@ public final class RunExecutor implements RunMaker {
         ServerProcess server = start(new RunSpec(PoolKind.loom(), Endpoint.parse("hops-async"), config.warmupConcurrency(), 0, Client.WRK, 1));
         try {
             for (String route : List.of("/hops-async?delay=0", "/hops-blocking?delay=0"))
-                WrkRun.measure(tools.get(Client.WRK), server.uri(route), warmupSeconds(config.warmup()), config.warmupConcurrency(),
-                        config.timeoutS(), cores, null);
+                WrkRun.measure(config.cpuSets().prefix(CpuSets.Role.CLIENT), tools.get(Client.WRK), server.uri(route),
+                        warmupSeconds(config.warmup()), config.warmupConcurrency(), config.timeoutS(), clientCpus(), null);
         } finally {
             server.close();
         }
@@ -129,7 +139,7 @@ public final class RunExecutor implements RunMaker {
     /** Picks a free port; if another process grabs it before the server binds, tries another. */
     private ServerProcess start(RunSpec run) throws IOException {
         for (int attempt = 1; ; attempt++) {
-            ServerProcess server = ServerProcess.server(run.pool().toString(), config.twin(), config.heap(), FreePort.pick(), backend, config.hopClient(), serversLog);
+            ServerProcess server = ServerProcess.server(config.cpuSets().prefix(CpuSets.Role.SERVER), run.pool().toString(), config.twin(), config.heap(), FreePort.pick(), backend, config.hopClient(), serversLog);
             try {
                 server.awaitPool(run.pool().toString(), config.twin());
                 return server;
@@ -150,6 +160,7 @@ public final class RunExecutor implements RunMaker {
         double clientPct = 100.0 * m.clientCpuS() / machineS;
         return new RunResult(run, config.twin(), m.sent(), m.answered(), m.ok(), m.sent() - m.ok(), m.wallS(), m.ok() / m.wallS(),
                 warmupRps, m.latency(), cpuS, idleRssKb, Math.max(peaks.rssKb(), idleRssKb), peaks.vszKb(), peaks.threads(),
-                m.clientCpuS(), clientPct, 100.0 * cpuS / machineS, ClientLimit.of(clientPct, 100.0 * cpuS / machineS, cores, cores, true, config.clientLimitPct()), stealPct);
+                m.clientCpuS(), clientPct, 100.0 * cpuS / machineS, ClientLimit.of(clientPct, 100.0 * cpuS / machineS, clientCpus(), cores,
+                        config.cpuSets().share(CpuSets.Role.CLIENT, CpuSets.Role.SERVER), config.clientLimitPct()), stealPct);
     }
 }

@@ -46,19 +46,29 @@ public final class ServerProcess implements AutoCloseable {
      * No admin port: the bench reads the server from /proc, and a measured JVM should serve nothing else.
      */
     public static ServerProcess server(String pool, String twin, String heap, int port, URI backend, HopClientKind hopClient, Path log) throws IOException {
+        return server(List.of(), pool, twin, heap, port, backend, hopClient, log);
+    }
+
+    /** The same, its JVM started under {@code launcher} (for example {@code taskset -c 1}: see {@link CpuSets#prefix}). */
+    public static ServerProcess server(List<String> launcher, String pool, String twin, String heap, int port, URI backend, HopClientKind hopClient,
+                                       Path log) throws IOException {
         List<String> jvm = List.of("-Xms" + heap, "-Xmx" + heap, "-XX:+AlwaysPreTouch");
         List<String> args = List.of("--twin", twin, "--pools", pool, "--host", HOST, "--port", Integer.toString(port),
                 "--backend", backend.toString(), "--hop-client", hopClient.label(), "--accept-queue", "4096", "--grace-ms", "1000", "--admin-port", "0");
-        return start("server " + pool, jvm, args, port, log);
+        return start(launcher, "server " + pool, jvm, args, port, log);
     }
 
     public static ServerProcess backend(int port, int delayMs, Path log) throws IOException {
-        List<String> args = List.of("backend", "--host", HOST, "--port", Integer.toString(port), "--delay", Integer.toString(delayMs));
-        return start("backend", List.of("-Xms512m", "-Xmx512m"), args, port, log);
+        return backend(List.of(), port, delayMs, log);
     }
 
-    private static ServerProcess start(String name, List<String> jvmOptions, List<String> args, int port, Path log) throws IOException {
-        List<String> command = new ArrayList<>();
+    public static ServerProcess backend(List<String> launcher, int port, int delayMs, Path log) throws IOException {
+        List<String> args = List.of("backend", "--host", HOST, "--port", Integer.toString(port), "--delay", Integer.toString(delayMs));
+        return start(launcher, "backend", List.of("-Xms512m", "-Xmx512m"), args, port, log);
+    }
+
+    private static ServerProcess start(List<String> launcher, String name, List<String> jvmOptions, List<String> args, int port, Path log) throws IOException {
+        List<String> command = new ArrayList<>(launcher);
         command.add(java());
         command.addAll(jvmOptions);
         command.add("-cp");
