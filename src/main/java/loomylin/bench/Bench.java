@@ -86,7 +86,7 @@ public final class Bench {
             Provenance provenance = Provenance.collect(commandLine, dir, versions(machine), cpuSets(config, local));
             provenance.write(dir);
             out.printf("bench: preset %s, %d runs, about %d minutes, %s twin, %s -> %s%n", config.preset(), plan.size(),
-                    Estimate.minutes(plan, config), config.twin(), tools.values(), dir);
+                    Estimate.minutes(plan, config) * config.invocations(), config.twin(), tools.values(), dir);
             if (!config.decides()) out.printf("bench: windows of %d s closed-loop and %d s open-loop decide nothing (a result needs %d s and %d s)%n",
                     config.measureS(), config.openMeasureS(), Preset.DECIDING_CLOSED_S, Preset.DECIDING_OPEN_S);
             if (!local) out.println("bench: targets " + config.remote().servers().stream().map(t -> t.pool() + " at " + t.base()).toList()
@@ -94,42 +94,13 @@ public final class Bench {
 
             List<RunResult> rows = new ArrayList<>();
             String failure = null;
-            ServerProcess backend = null;
+            int total = plan.size() * config.invocations();
+            Progress progress = new Progress(total, out);
             try (ResultsCsv csv = ResultsCsv.create(dir.resolve("results.csv"))) {
-                URI backendUri;
-                if (local && plan.stream().anyMatch(r -> r.endpoint().usesBackend())) {
-                    backend = startBackend(config.cpuSets().prefix(CpuSets.Role.BACKEND), config.backendDelayMs(), backendLog);
-                    backendUri = backend.uri("");
-                } else {
-                    backendUri = URI.create("http://" + ServerProcess.HOST + ":" + FreePort.pick()); // never called
+                for (int invocation = 1; invocation <= config.invocations() && failure == null; invocation++) {
+                    if (config.invocations() > 1) out.printf("bench: invocation %d of %d%n", invocation, config.invocations());
+                    failure = invoke(config, tools, machine, plan, invocation, csv, rows, progress, serversLog, backendLog, out);
                 }
-                RunMaker executor = local ? new RunExecutor(config, tools, backendUri, serversLog, machine.cores())
-                        : new RemoteRunExecutor(config, tools, machine.cores());
-                if (backend != null && executor instanceof RunExecutor runs) {
-                    out.println("bench: warming the backend (" + config.warmup() + " per hop endpoint)");
-                    runs.warmBackend();
-                }
-                Progress progress = new Progress(plan.size(), out);
-                for (int i = 0; i < plan.size(); i++) {
-                    RunSpec run = plan.get(i);
-                    if (local) Files.writeString(serversLog, "=== run " + (i + 1) + "/" + plan.size() + ": " + run.describe() + "\n",
-                            java.nio.file.StandardOpenOption.APPEND);
-                    try {
-                        RunResult row = executor.execute(run);
-                        csv.append(row);
-                        rows.add(row);
-                        progress.done(i + 1, row);
-                    } catch (Exception e) {
-                        failure = "run " + (i + 1) + "/" + plan.size() + " (" + run.describe() + ") failed: " + message(e);
-                        progress.failed(i + 1, run, message(e));
-                        if (e instanceof InterruptedException) Thread.currentThread().interrupt();
-                        break;
-                    }
-                }
-            } catch (StartupFailure e) {
-                failure = "backend: " + e.getMessage();
-            } finally {
-                if (backend != null) backend.close();
             }
             writeSummaries(config, provenance, plan, rows, dir, failure);
             if (failure != null)
@@ -167,6 +138,54 @@ public final class Bench {
             }
         }
         Report.write(dir.resolve("report.md"), config, provenance, plan, rows, targets, charted, failure);
+    }
+
+    /**
+     * One invocation of the plan: its own backend JVM (for /hops-*), warmed once, then every run in a fresh server
+     * JVM; rows go to {@code csv} and {@code rows} as they finish. Returns why it stopped early, or null.
+     */
+    private static String invoke(BenchConfig config, Map<Client, Path> tools, Machine machine, List<RunSpec> plan, int invocation,
+                                 ResultsCsv csv, List<RunResult> rows, Progress progress, Path serversLog, Path backendLog, PrintStream out)
+            throws IOException {
+        boolean local = config.remote() == null;
+        ServerProcess backend = null;
+        try {
+            URI backendUri;
+            if (local && plan.stream().anyMatch(r -> r.endpoint().usesBackend())) {
+                backend = startBackend(config.cpuSets().prefix(CpuSets.Role.BACKEND), config.backendDelayMs(), backendLog);
+                backendUri = backend.uri("");
+            } else {
+                backendUri = URI.create("http://" + ServerProcess.HOST + ":" + FreePort.pick()); // never called
+            }
+            RunMaker executor = local ? new RunExecutor(config, tools, backendUri, serversLog, machine.cores())
+                    : new RemoteRunExecutor(config, tools, machine.cores());
+            if (backend != null && executor instanceof RunExecutor runs) {
+                out.println("bench: warming the backend (" + config.warmup() + " per hop endpoint)");
+                runs.warmBackend();
+            }
+            int done = (invocation - 1) * plan.size();
+            for (int i = 0; i < plan.size(); i++) {
+                RunSpec run = plan.get(i);
+                int number = done + i + 1;
+                if (local) Files.writeString(serversLog, "=== run " + number + "/" + progress.total() + ": " + run.describe() + "\n",
+                        java.nio.file.StandardOpenOption.APPEND);
+                try {
+                    RunResult row = executor.execute(run).inInvocation(invocation);
+                    csv.append(row);
+                    rows.add(row);
+                    progress.done(number, row);
+                } catch (Exception e) {
+                    progress.failed(number, run, message(e));
+                    if (e instanceof InterruptedException) Thread.currentThread().interrupt();
+                    return "run " + number + "/" + progress.total() + " (" + run.describe() + ") failed: " + message(e);
+                }
+            }
+            return null;
+        } catch (StartupFailure e) {
+            return "backend: " + e.getMessage();
+        } finally {
+            if (backend != null) backend.close();
+        }
     }
 
     private static ServerProcess startBackend(List<String> launcher, int delayMs, Path log) throws IOException {

@@ -31,7 +31,8 @@ public final class BenchFlags {
             new Flags.Flag("endpoints", "ROUTE[?QUERY],...", null, "endpoints to load, query kept, e.g. wait-blocking?ms=1000 (default: the preset's)"),
             new Flags.Flag("concurrency", "N,N,...", null, "concurrent clients, or open-loop connections, per run (default: the preset's)"),
             new Flags.Flag("rate", "R,R,...", null, "offer each configuration open-loop at these requests per second (oha, latency from the intended send time)"),
-            new Flags.Flag("repeat", "K", null, "runs of every configuration, interleaved across pools (default: the preset's; 3 in quick and full)"),
+            new Flags.Flag("repeat", "K", null, "runs of every configuration, interleaved across pools (default: the preset's)"),
+            new Flags.Flag("invocations", "N", "1", "run the whole plan N times, each with its own backend JVM; a target whose invocations' medians differ by more than 10 % reads NOISE"),
             new Flags.Flag("client", "wrk|hey", null, "closed-loop load generator of every closed run (default: wrk, a window by the clock; hey sends a count and decides no target)"),
             new Flags.Flag("out", "DIR", "bench-results", "where results.csv, report.md, targets.csv and the charts go"),
             new Flags.Flag("requests", "N", null, "requests per measured hey run instead of the preset's rule (rounded down to a multiple of the concurrency)"),
@@ -78,7 +79,7 @@ public final class BenchFlags {
         return new BenchConfig(preset.name(), runs, Path.of(flags.get("out")), tools, warmup, preset.warmupConcurrency(), requests,
                 measureS, openMeasureS, twin, heap, flags.integer("backend-delay", 0, Limits.DELAY_MAX), flags.integer("timeout", 1, 600),
                 flags.integer("client-limit", 1, 100), remote, UsageError.parsing(HopClientKind::parse, flags.get("hop-client").trim()),
-                cpuSets);
+                cpuSets, flags.integer("invocations", 1, 5));
     }
 
     /** The CPU sets of the flags; with --target the bench starts no server or backend, so only the client can be pinned. */

@@ -180,7 +180,8 @@ class BenchSmokeTest {
     void wrkDrivesAClosedLoopForTheWindow() throws IOException {
         assumeTrue(found(Client.WRK), "needs wrk: apt install wrk");
         Path dir = run(out, "--preset", "smoke", "--pools", "loom", "--endpoints", "wait-async?ms=5", "--concurrency", "8",
-                "--client", "wrk", "--measure", "1");
+                "--client", "wrk", "--measure", "1", "--invocations", "2");
+        assertEquals(List.of("1", "2"), rows(dir).stream().map(r -> r[column("invocation")]).toList(), "one run per invocation");
         String[] f = rows(dir).get(0);
         String line = String.join(",", f);
         assertEquals("wrk", f[column("client")], line);

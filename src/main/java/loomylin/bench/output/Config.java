@@ -9,7 +9,7 @@ import java.util.function.ToDoubleFunction;
 import loomylin.bench.run.RunResult;
 import loomylin.bench.run.RunSpec;
 
-/** One configuration (pool, endpoint, level) and its finished repeats, in repeat order. */
+/** One configuration (pool, endpoint, level) and its finished repeats, in invocation and repeat order. */
 public record Config(RunSpec spec, List<RunResult> repeats) {
 
     /** The rows grouped by configuration, in the order the configurations first appear. */
@@ -18,7 +18,7 @@ public record Config(RunSpec spec, List<RunResult> repeats) {
         for (RunResult r : rows) groups.computeIfAbsent(r.spec().key(), k -> new ArrayList<>()).add(r);
         List<Config> out = new ArrayList<>();
         for (List<RunResult> g : groups.values()) {
-            List<RunResult> sorted = g.stream().sorted(Comparator.comparingInt(r -> r.spec().repeat())).toList();
+            List<RunResult> sorted = g.stream().sorted(Comparator.comparingInt(RunResult::invocation).thenComparingInt(r -> r.spec().repeat())).toList();
             out.add(new Config(sorted.get(0).spec(), sorted));
         }
         return out;

@@ -10,6 +10,10 @@ public final class Progress {
     private final PrintStream out;
     private final long start = System.nanoTime();
 
+    public int total() {
+        return total;
+    }
+
     public Progress(int total, PrintStream out) {
         this.total = total;
         this.out = out;

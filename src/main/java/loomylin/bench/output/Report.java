@@ -60,9 +60,15 @@ public final class Report {
         md.append("- client-limited: the load generator kept ").append(config.clientLimitPct())
                 .append("% or more of the CPUs it may use busy, or client and server together that share of the machine they share: the server was then not the only limit, and its throughput is a floor.\n\n");
 
-        md.append("## Targets\n\n| | What | Value | Goal | Result | From |\n|---|---|---|---|---|---|\n");
+        md.append("## Targets\n\n");
+        int invocations = (int) rows.stream().map(RunResult::invocation).distinct().count();
+        md.append(invocations < 2 ? "One invocation: a verdict that stands needs a second (`--invocations 2`, or another bench at another time).\n\n"
+                : invocations + " invocations: each one's median beside the pooled median and range; a target whose invocations lie more than "
+                + Math.round(Targets.INVOCATIONS_AGREE * 100) + " % apart reads NOISE.\n\n");
+        md.append("| | What | Value | Invocations | Goal | Result | From |\n|---|---|---|---|---|---|---|\n");
         for (Targets.Target t : targets) {
             md.append("| ").append(t.id()).append(" | ").append(t.what()).append(" | ").append(t.valueText())
+                    .append(" | ").append(t.invocationMedians().isEmpty() ? "-" : String.join(", ", t.invocationMedians().stream().map(m -> RunResult.fixed(m, 3)).toList()))
                     .append(" | ").append(t.goal()).append(" | ").append(t.result()).append(" | ")
                     .append(t.invalid() != null ? "**" + t.invalid() + "**" : t.detail())
                     .append(t.runs().isEmpty() ? "" : " (" + t.runs() + ")").append(" |\n");

@@ -39,12 +39,30 @@ public final class Targets {
      * @param runs    the configurations it read
      * @param invalid why no verdict can stand (a run with errors), or null
      */
-    public record Target(String id, String what, List<Double> values, String goal, double lo, double hi, String detail, String runs, String invalid) {
+    public record Target(String id, String what, List<Double> values, String goal, double lo, double hi, String detail, String runs, String invalid,
+                         List<Double> invocationMedians) {
+        public Target(String id, String what, List<Double> values, String goal, double lo, double hi, String detail, String runs, String invalid) {
+            this(id, what, values, goal, lo, hi, detail, runs, invalid, List.of());
+        }
+
+        Target withInvocationMedians(List<Double> medians) {
+            return new Target(id, what, values, goal, lo, hi, detail, runs, invalid, List.copyOf(medians));
+        }
+
+        /** The invocations' medians lie within {@link #INVOCATIONS_AGREE} of each other (or there is one). */
+        boolean invocationsAgree() {
+            if (invocationMedians.size() < 2) return true;
+            double lo = invocationMedians.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
+            double hi = invocationMedians.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
+            return lo > 0 ? hi / lo - 1 <= INVOCATIONS_AGREE : lo == hi;
+        }
+
         String result() {
             if (invalid != null && invalid.startsWith(TOO_SHORT)) return "TOO SHORT";
             if (invalid != null && invalid.startsWith(COUNTED)) return "NOT TIMED";
             if (invalid != null) return "ERRORS";
             if (values.isEmpty()) return "n/a";
+            if (!invocationsAgree()) return "NOISE";
             long passing = values.stream().filter(v -> v >= lo && v <= hi).count();
             return passing == values.size() ? "PASS" : passing == 0 ? "MISS" : "NOISE";
         }
@@ -65,7 +83,28 @@ public final class Targets {
     public static final PoolKind QTP4 = PoolKind.qtp(4);
     public static final PoolKind QTP32 = PoolKind.qtp(32);
 
+    /** How far apart two invocations' medians may lie before a target reads NOISE whatever its repeats say. */
+    public static final double INVOCATIONS_AGREE = 0.10;
+
+    /**
+     * Every target over all rows; with rows of several invocations, each target also carries each invocation's
+     * median, and reads NOISE when they lie more than {@link #INVOCATIONS_AGREE} apart.
+     */
     public static List<Target> evaluate(List<RunResult> rows, int cores) {
+        List<Target> pooled = evaluateOnce(rows, cores);
+        List<Integer> invocations = rows.stream().map(RunResult::invocation).distinct().sorted().toList();
+        if (invocations.size() < 2) return pooled;
+        List<List<Target>> each = invocations.stream().map(n -> evaluateOnce(rows.stream().filter(r -> r.invocation() == n).toList(), cores)).toList();
+        List<Target> out = new ArrayList<>();
+        for (int i = 0; i < pooled.size(); i++) {
+            List<Double> medians = new ArrayList<>();
+            for (List<Target> one : each) if (!one.get(i).values().isEmpty()) medians.add(one.get(i).spread().median());
+            out.add(pooled.get(i).withInvocationMedians(medians));
+        }
+        return out;
+    }
+
+    private static List<Target> evaluateOnce(List<RunResult> rows, int cores) {
         List<Config> configs = Config.of(rows);
         List<Target> out = new ArrayList<>();
         out.add(p1(configs));
@@ -257,12 +296,13 @@ public final class Targets {
     }
 
     public static void writeCsv(Path file, List<Target> targets) throws IOException {
-        StringBuilder out = new StringBuilder("id,what,median,min,max,goal,result,detail,runs\n");
+        StringBuilder out = new StringBuilder("id,what,median,min,max,goal,result,detail,runs,invocation_medians\n");
         for (Target t : targets) {
             Spread s = t.spread();
             out.append(String.join(",", t.id(), quote(t.what()), RunResult.fixed(s.median(), 4), RunResult.fixed(s.min(), 4),
                     RunResult.fixed(s.max(), 4), quote(t.goal()), t.result(),
-                    quote(t.invalid() != null ? t.invalid() : t.detail()), quote(t.runs()))).append('\n');
+                    quote(t.invalid() != null ? t.invalid() : t.detail()), quote(t.runs()),
+                    String.join(";", t.invocationMedians().stream().map(m -> RunResult.fixed(m, 4)).toList()))).append('\n');
         }
         Files.writeString(file, out, StandardCharsets.UTF_8);
     }

@@ -17,10 +17,12 @@ import loomylin.jetty.HopClientKind;
  * @param clientLimitPct  how busy, in percent, the client's CPUs (or the machine the client shares with the server)
  *                        must be for a run to be flagged client-limited ({@link ClientLimit})
  * @param cpuSets         the CPUs the servers, the load generator and the backend are pinned to (--server-cpus, ...)
+ * @param invocations     how often the whole plan runs, each time with its own backend JVM; a target's verdict
+ *                        compares the invocations' medians
  */
 public record BenchConfig(String preset, List<RunSpec> runs, Path out, java.util.Map<Client, Path> tools, String warmup, int warmupConcurrency,
                    RequestRule requests, int measureS, int openMeasureS, String twin, String heap, int backendDelayMs, int timeoutS, int clientLimitPct,
-                   RemoteServers remote, HopClientKind hopClient, CpuSets cpuSets) {
+                   RemoteServers remote, HopClientKind hopClient, CpuSets cpuSets, int invocations) {
 
     /** Whether this bench's windows are long enough to back a published result. */
     public boolean decides() {

@@ -27,17 +27,32 @@ import loomylin.bench.measure.Measured;
  * @param serverCpuPct  the server's, likewise
  * @param stealPct      the share of the machine's CPU time the hypervisor gave to other guests during the measured
  *                      run, in percent (/proc/stat); NaN where unknown. Runs with more steal ran on a slower machine
- * @param clientLimited the server may not have been the limit ({@link Limit#of}): the client used most of the CPUs
- *                      it may use, or client and server together most of the machine they share
+ * @param clientLimited the server may not have been the limit ({@link ClientLimit#of}): the client used most of the
+ *                      CPUs it may use, or client and server together most of the machine they share
+ * @param invocation    which invocation of the plan made the run (--invocations), from 1
  */
 public record RunResult(RunSpec spec, String twin, long requests, long responses, long ok, long errors, double durationS, double rps,
                  double warmupRps, Measured.Latency latency, double cpuS, long idleRssKb, long peakRssKb, long peakVszKb, int peakThreads,
-                 double clientCpuS, double clientCpuPct, double serverCpuPct, boolean clientLimited, double stealPct) {
+                 double clientCpuS, double clientCpuPct, double serverCpuPct, boolean clientLimited, double stealPct, int invocation) {
+
+    /** A run of the bench's first (or only) invocation. */
+    public RunResult(RunSpec spec, String twin, long requests, long responses, long ok, long errors, double durationS, double rps,
+                     double warmupRps, Measured.Latency latency, double cpuS, long idleRssKb, long peakRssKb, long peakVszKb, int peakThreads,
+                     double clientCpuS, double clientCpuPct, double serverCpuPct, boolean clientLimited, double stealPct) {
+        this(spec, twin, requests, responses, ok, errors, durationS, rps, warmupRps, latency, cpuS, idleRssKb, peakRssKb, peakVszKb, peakThreads,
+                clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, 1);
+    }
+
+    /** The same run, made in invocation {@code n} of the plan (--invocations). */
+    public RunResult inInvocation(int n) {
+        return new RunResult(spec, twin, requests, responses, ok, errors, durationS, rps, warmupRps, latency, cpuS, idleRssKb, peakRssKb, peakVszKb,
+                peakThreads, clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, n);
+    }
 
     public static final List<String> COLUMNS = List.of("pool", "endpoint", "concurrency", "mode", "offered_rps", "client", "repeat",
             "requests", "responses", "ok", "errors", "rps", "warmup_rps", "p50_ms", "p90_ms", "p99_ms", "p999_ms", "max_ms",
             "cpu_s", "cpu_ms_per_req", "idle_rss_kb", "peak_rss_kb", "peak_vsz_kb", "peak_threads", "client_limited", "twin",
-            "duration_s", "client_cpu_s", "client_cpu_pct", "server_cpu_pct", "steal_pct", "too_short", "settled");
+            "duration_s", "client_cpu_s", "client_cpu_pct", "server_cpu_pct", "steal_pct", "too_short", "settled", "invocation");
 
     /** A measured window with fewer answers than this decides nothing, however long it lasted. */
     public static final int MIN_ANSWERS = 2_000;
@@ -95,7 +110,7 @@ public record RunResult(RunSpec spec, String twin, long requests, long responses
                 fixed(cpuMsPerRequest(), 4), count(idleRssKb), count(peakRssKb), count(peakVszKb),
                 count(peakThreads), Boolean.toString(clientLimited), twin, fixed(durationS, 3), fixed(clientCpuS, 2),
                 fixed(clientCpuPct, 1), fixed(serverCpuPct, 1), fixed(stealPct, 1),
-                Boolean.toString(tooShort()), Boolean.toString(settled()));
+                Boolean.toString(tooShort()), Boolean.toString(settled()), Integer.toString(invocation));
     }
 
     /** A count, or "" when unknown (negative). */

@@ -72,6 +72,33 @@ class TargetsTest {
         assertEquals("NOT TIMED", p2.result());
     }
 
+    /** P2 over two invocations of three repeats: qtp:4 at 1000 req/s, loom at {@code first} then {@code second}. */
+    private static Targets.Target p2OverTwoInvocations(double first, double second) {
+        List<RunResult> rows = new ArrayList<>();
+        for (int invocation = 1; invocation <= 2; invocation++) {
+            for (int r = 1; r <= 3; r++) {
+                rows.add(row("qtp:4", Preset.CPU, 50, r, 1000, 100, 0, 0, 25, 0).inInvocation(invocation));
+                rows.add(row("loom", Preset.CPU, 50, r, invocation == 1 ? first : second, 100, 0, 0, 25, 0).inInvocation(invocation));
+            }
+        }
+        return Targets.evaluate(rows, 2).stream().filter(t -> t.id().equals("P2")).findFirst().orElseThrow();
+    }
+
+    @Test
+    void invocationsThatDisagreeReadNoiseWhateverTheirRepeatsSay() {
+        Targets.Target p2 = p2OverTwoInvocations(1000, 1250);
+        assertEquals(List.of(1.0, 1.25), p2.invocationMedians());
+        assertEquals("NOISE", p2.result());
+    }
+
+    @Test
+    void invocationsThatAgreeKeepTheVerdictOfTheirRepeats() {
+        Targets.Target p2 = p2OverTwoInvocations(1000, 1050);
+        assertEquals(2, p2.invocationMedians().size());
+        assertEquals(p2OverTwoInvocations(1000, 1000).result(), p2.result());
+        assertTrue(p2.invocationsAgree());
+    }
+
     private static List<RunResult> aFullBench() {
         List<RunResult> rows = new ArrayList<>();
         for (int r = 1; r <= 3; r++) {
@@ -164,7 +191,7 @@ class TargetsTest {
         List<Targets.Target> targets = Targets.evaluate(aFullBench(), 2);
         Targets.writeCsv(dir.resolve("targets.csv"), targets);
         List<String> lines = Files.readAllLines(dir.resolve("targets.csv"));
-        assertEquals("id,what,median,min,max,goal,result,detail,runs", lines.get(0));
+        assertEquals("id,what,median,min,max,goal,result,detail,runs,invocation_medians", lines.get(0));
         assertEquals(1 + targets.size(), lines.size());
         assertTrue(lines.get(1).startsWith("P1,"), lines.get(1));
         assertTrue(lines.get(1).contains(",0.9960,0.9859,1.0060,>= 0.99,NOISE,"), lines.get(1));
