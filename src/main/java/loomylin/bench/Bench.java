@@ -85,7 +85,7 @@ public final class Bench {
             List<RunSpec> plan = config.runs();
             Provenance provenance = Provenance.collect(commandLine, dir, versions(machine), cpuSets(config, local));
             provenance.write(dir);
-            out.printf("bench: preset %s, %d runs, about %d minutes, %s twin, %s -> %s%n", config.preset(), plan.size(),
+            out.printf("bench: preset %s, %d runs, about %d min, %s twin, %s -> %s%n", config.preset(), plan.size(),
                     Estimate.minutes(plan, config) * config.invocations(), config.twin(), tools.values(), dir);
             if (!config.decides()) out.printf("bench: windows of %d s closed-loop and %d s open-loop decide nothing (a result needs %d s and %d s)%n",
                     config.measureS(), config.openMeasureS(), Preset.DECIDING_CLOSED_S, Preset.DECIDING_OPEN_S);

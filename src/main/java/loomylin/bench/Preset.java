@@ -5,6 +5,7 @@ import java.util.Locale;
 import loomylin.bench.load.Client;
 import loomylin.bench.load.RequestRule;
 import loomylin.bench.run.Endpoint;
+import loomylin.bench.run.Windows;
 import loomylin.cli.UsageError;
 import loomylin.web.Params;
 
@@ -32,10 +33,8 @@ import loomylin.web.Params;
 public record Preset(String name, String summary, List<Block> blocks, RequestRule requests, String warmup, int warmupConcurrency,
               String heap, int measureS, int openMeasureS, int repeat) {
 
-    /** The shortest closed-loop window, in seconds, of a run that may back a published result. */
-    public static final int DECIDING_CLOSED_S = 20;
-    /** The shortest open-loop window likewise. */
-    public static final int DECIDING_OPEN_S = 30;
+    public static final int DECIDING_CLOSED_S = Windows.DECIDING_CLOSED_S;
+    public static final int DECIDING_OPEN_S = Windows.DECIDING_OPEN_S;
 
     /**
      * Every listed pool, endpoint and concurrency with each other; with {@code rates}, each of them offered
@@ -157,8 +156,4 @@ public record Preset(String name, String summary, List<Block> blocks, RequestRul
             List.of(new Block(List.of("loom"), List.of("hops-blocking", "hops-async"), List.of(50, 1000))),
             new RequestRule(2, 1000, 100_000), "8s", 100, "512m", DECIDING_CLOSED_S, DECIDING_OPEN_S, 3);
 
-    /** Whether these windows are long enough to back a published result. */
-    public static boolean decides(int measureS, int openMeasureS) {
-        return measureS >= DECIDING_CLOSED_S && openMeasureS >= DECIDING_OPEN_S;
-    }
 }

@@ -39,7 +39,7 @@ public final class Flags {
         return "LOOMYLIN_" + flag.toUpperCase(Locale.ROOT).replace('-', '_');
     }
 
-    /** Parses args against the known flags; a flag named "help" is a switch. */
+    /** Parses args against the known flags; a flag without a value name ("help", "jfr") is a switch. */
     public static Flags parse(String[] args, List<Flag> flags, Map<String, String> env) {
         Flags parsed = new Flags(flags, env);
         for (int i = 0; i < args.length; i++) {
@@ -54,7 +54,8 @@ public final class Flags {
                 name = name.substring(0, eq);
             }
             if (!parsed.known.containsKey(name)) throw new UsageError("unknown flag --" + Params.printable(name));
-            if (name.equals("help")) {
+            if (parsed.known.get(name).value() == null) {
+                if (value != null) throw new UsageError("--" + name + " is a switch and takes no value");
                 value = "true";
             } else if (value == null) {
                 if (i + 1 >= args.length) throw new UsageError("--" + name + " needs a value");
@@ -67,6 +68,11 @@ public final class Flags {
 
     public boolean help() {
         return given.containsKey("help");
+    }
+
+    /** Whether a switch is on: given, or its environment variable is "true". */
+    public boolean on(String name) {
+        return "true".equalsIgnoreCase(get(name));
     }
 
     /** The value: last given flag, else environment variable, else default (may be null). */

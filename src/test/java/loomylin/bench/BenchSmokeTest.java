@@ -145,8 +145,12 @@ class BenchSmokeTest {
         assumeTrue(Tools.onPath("taskset"), "needs taskset: apt-get install util-linux");
         assumeTrue(Runtime.getRuntime().availableProcessors() >= 2, "needs two CPUs to pin server and client apart");
         Path dir = run(out, "--preset", "smoke", "--pools", "loom", "--endpoints", "wait-async?ms=5", "--concurrency", "8",
-                "--client", "wrk", "--measure", "1", "--server-cpus", "0", "--client-cpus", "1");
+                "--client", "wrk", "--measure", "1", "--server-cpus", "0", "--client-cpus", "1", "--jfr");
         assertEquals("0", rows(dir).get(0)[column("errors")]);
+        List<String> jfr = Files.readAllLines(dir.resolve("jfr.csv"));
+        assertEquals(2, jfr.size(), "a header and the run's row: " + jfr);
+        assertTrue(Files.size(dir.resolve(jfr.get(1).split(",")[1])) > 0, "the run's recording: " + jfr);
+        assertTrue(Files.readString(dir.resolve("report.md")).contains("## Flight recordings (--jfr)"));
         String provenance = Files.readString(dir.resolve("provenance.json"));
         assertTrue(provenance.matches("(?s).*\"client\"\\s*:\\s*\"1\".*"), provenance);
         assertTrue(provenance.matches("(?s).*\"server\"\\s*:\\s*\"0\".*"), provenance);

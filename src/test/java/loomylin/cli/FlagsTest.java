@@ -2,6 +2,7 @@ package loomylin.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -10,7 +11,8 @@ import org.junit.jupiter.api.Test;
 
 /** A flag's value: the command line beats the environment, which beats the default; mistakes are usage errors. */
 class FlagsTest {
-    static final List<Flags.Flag> KNOWN = List.of(new Flags.Flag("accept-queue", "N", "4096", ""), new Flags.Flag("help", null, null, ""));
+    static final List<Flags.Flag> KNOWN = List.of(new Flags.Flag("accept-queue", "N", "4096", ""), new Flags.Flag("help", null, null, ""),
+            new Flags.Flag("jfr", null, null, ""));
 
     private static int acceptQueue(String[] args, Map<String, String> env) {
         return Flags.parse(args, KNOWN, env).integer("accept-queue", 1, 65535);
@@ -40,5 +42,18 @@ class FlagsTest {
     @Test
     void aFlagWithoutItsValueIsAUsageError() {
         assertThrows(UsageError.class, () -> Flags.parse(new String[] {"--accept-queue"}, KNOWN, Map.of()));
+    }
+
+    @Test
+    void aSwitchIsOnWhenGivenOrItsVariableSaysTrue() {
+        assertTrue(Flags.parse(new String[] {"--jfr"}, KNOWN, Map.of()).on("jfr"));
+        assertTrue(Flags.parse(new String[] {}, KNOWN, Map.of("LOOMYLIN_JFR", "true")).on("jfr"));
+        assertFalse(Flags.parse(new String[] {}, KNOWN, Map.of()).on("jfr"));
+    }
+
+    @Test
+    void aSwitchTakesNoValue() {
+        UsageError e = assertThrows(UsageError.class, () -> Flags.parse(new String[] {"--jfr=yes"}, KNOWN, Map.of()));
+        assertTrue(e.getMessage().contains("--jfr is a switch"), e.getMessage());
     }
 }

@@ -1,5 +1,7 @@
 package loomylin.bench.output;
 
+import loomylin.bench.measure.FlightRecording;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -78,6 +80,7 @@ public final class Report {
         List<PoolKind> pools = RunSpec.pools(plan);
         List<Config> configs = Config.of(rows);
         knees(md, configs, pools);
+        flightRecordings(md, file.resolveSibling(FlightRecording.CSV));
         for (Endpoint e : RunSpec.endpoints(plan)) {
             for (boolean open : List.of(false, true)) {
                 if (plan.stream().noneMatch(r -> r.endpoint().equals(e) && r.open() == open)) continue;
@@ -106,13 +109,30 @@ public final class Report {
         long shortRuns = rows.stream().filter(RunResult::tooShort).count();
         if (!config.decides())
             md.append("**These runs decide nothing:** their windows (").append(config.measureS()).append(" s closed-loop, ")
-                    .append(config.openMeasureS()).append(" s open-loop) are shorter than the ").append(loomylin.bench.Preset.DECIDING_CLOSED_S)
-                    .append(" s and ").append(loomylin.bench.Preset.DECIDING_OPEN_S)
+                    .append(config.openMeasureS()).append(" s open-loop) are shorter than the ").append(loomylin.bench.run.Windows.DECIDING_CLOSED_S)
+                    .append(" s and ").append(loomylin.bench.run.Windows.DECIDING_OPEN_S)
                     .append(" s a result needs; use them to try the tool, not to choose a pool.\n\n");
         if (shortRuns > 0)
             md.append("**").append(shortRuns).append(" of ").append(rows.size()).append(" runs were too short** (fewer than ")
                     .append(RunResult.MIN_ANSWERS).append(" answers, or ").append(RunResult.MIN_ANSWERS_PER_CLIENT)
                     .append(" per client closed-loop): no target reads them as PASS or MISS.\n\n");
+    }
+
+    /** With --jfr: what each run's flight recording of its window holds (jfr.csv), one row per run. */
+    private static void flightRecordings(StringBuilder md, Path csv) throws IOException {
+        List<List<String>> lines = FlightRecording.readCsv(csv);
+        if (lines.size() < 2) return;
+        md.append("## Flight recordings (--jfr)\n\n")
+                .append("Each server JVM's measured window, recorded with JDK Flight Recorder's `profile` settings (the files in `jfr/`; open them with `jfr print` or JDK Mission Control). ")
+                .append("GC pause: the collector's pauses summed; pinned: `jdk.VirtualThreadPinned` events (a virtual thread blocked while pinned to its carrier longer than the threshold); ")
+                .append("submit failed: `jdk.VirtualThreadSubmitFailed`; CPU samples: `jdk.ExecutionSample` by thread group (virtual threads together, platform threads by name with numbers as N).\n\n");
+        md.append("| run | GC pause ms | GCs | pinned | submit failed | CPU samples | top thread groups |\n|---|--:|--:|--:|--:|--:|---|\n");
+        for (List<String> f : lines.subList(1, lines.size())) {
+            if (f.size() < FlightRecording.COLUMNS.size()) continue;
+            md.append("| ").append(f.get(0)).append(" | ").append(f.get(2)).append(" | ").append(f.get(3)).append(" | ").append(f.get(4))
+                    .append(" | ").append(f.get(5)).append(" | ").append(f.get(6)).append(" | ").append(f.get(7)).append(" |\n");
+        }
+        md.append('\n');
     }
 
     /** Each pool's knee in the open-loop /wait-blocking runs: Little's law beside the most it answered. */

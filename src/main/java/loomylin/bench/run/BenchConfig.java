@@ -19,13 +19,14 @@ import loomylin.jetty.HopClientKind;
  * @param cpuSets         the CPUs the servers, the load generator and the backend are pinned to (--server-cpus, ...)
  * @param invocations     how often the whole plan runs, each time with its own backend JVM; a target's verdict
  *                        compares the invocations' medians
+ * @param jfr             record each server JVM's measured window with JDK Flight Recorder (--jfr)
  */
 public record BenchConfig(String preset, List<RunSpec> runs, Path out, java.util.Map<Client, Path> tools, String warmup, int warmupConcurrency,
                    RequestRule requests, int measureS, int openMeasureS, String twin, String heap, int backendDelayMs, int timeoutS, int clientLimitPct,
-                   RemoteServers remote, HopClientKind hopClient, CpuSets cpuSets, int invocations) {
+                   RemoteServers remote, HopClientKind hopClient, CpuSets cpuSets, int invocations, boolean jfr) {
 
     /** Whether this bench's windows are long enough to back a published result. */
     public boolean decides() {
-        return loomylin.bench.Preset.decides(measureS, openMeasureS);
+        return Windows.decide(measureS, openMeasureS);
     }
 }

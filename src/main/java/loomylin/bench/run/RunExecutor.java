@@ -11,6 +11,7 @@ import loomylin.bench.load.HeyRun;
 import loomylin.bench.load.OhaRun;
 import loomylin.bench.load.WrkRun;
 import loomylin.proc.CpuTimes;
+import loomylin.bench.measure.FlightRecording;
 import loomylin.bench.measure.Measured;
 import loomylin.proc.ProcReader;
 import loomylin.bench.measure.ProcSampler;
@@ -55,10 +56,12 @@ public final class RunExecutor implements RunMaker {
             try (ProcSampler sampler = new ProcSampler(ProcReader.SYSTEM, server.pid(), SAMPLE_EVERY)) {
                 sampler.start();
                 double warmupRps = warmUp(config, tools, clientCpus(), run, url);
+                FlightRecording recording = config.jfr() ? FlightRecording.start(server.pid(), jfrFile(run)) : null;
                 long cpuBefore = cpuTicks(server);
                 Optional<CpuTimes> machineBefore = ProcReader.SYSTEM.cpuTimes();
                 Measured measured = measure(config, tools, clientCpus(), run, url, warmupRps, sampler);
                 long cpuAfter = cpuTicks(server);
+                if (recording != null) FlightRecording.appendCsv(jfrCsv(), run.describe(), jfrFile(run), recording.stop());
                 double stealPct = machineBefore.flatMap(b -> ProcReader.SYSTEM.cpuTimes().map(a -> a.stealPctSince(b))).orElse(Double.NaN);
                 sampler.close();
                 if (!server.alive()) throw new StartupFailure("server " + run.pool() + " exited during the run: " + server.outputTail());
@@ -67,6 +70,16 @@ public final class RunExecutor implements RunMaker {
         } finally {
             server.close();
         }
+    }
+
+    /** Where --jfr writes a run's recording: beside results.csv, in jfr/. */
+    private Path jfrFile(RunSpec run) {
+        String name = run.describe().replaceAll("[^A-Za-z0-9.=-]+", "_");
+        return serversLog.resolveSibling("jfr").resolve(name + ".jfr");
+    }
+
+    private Path jfrCsv() {
+        return serversLog.resolveSibling(FlightRecording.CSV);
     }
 
     /** The CPUs the load generator may use: its --client-cpus, or every core. */
