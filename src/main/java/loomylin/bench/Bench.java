@@ -10,7 +10,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import loomylin.bench.connections.ConnectionsBench;
-import loomylin.bench.fibers.Seed004;
+import loomylin.bench.fibers.FibersExperiments;
 import loomylin.bench.load.Client;
 import loomylin.bench.load.ClientBinary;
 import loomylin.bench.output.Charts;
@@ -56,8 +56,8 @@ public final class Bench {
             ConnectionsBench.main(flags, commandLine, System.out);
             return;
         }
-        if (Seed004.NAME.equals(preset)) {
-            Seed004.run(flags, commandLine, System.out);
+        if (FibersExperiments.NAME.equals(preset)) {
+            FibersExperiments.run(flags, commandLine, System.out);
             return;
         }
         run(BenchFlags.parse(flags), commandLine, System.out);

@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import loomylin.bench.connections.ConnectionsBench;
-import loomylin.bench.fibers.Seed004;
+import loomylin.bench.fibers.FibersExperiments;
 import loomylin.bench.load.Client;
 import loomylin.bench.load.RequestRule;
 import loomylin.bench.run.BenchConfig;
@@ -48,7 +48,7 @@ public final class BenchFlags {
             new Flags.Flag("target", "URL,URL,...", null, "measure servers already running there, e.g. http://host-b:7000,http://host-b:7002, instead of starting them; their pools replace --pools"),
             new Flags.Flag("metrics", "URL", null, "with --target: the servers' admin port, e.g. http://host-b:7004/metrics, for their CPU, memory and threads"),
             new Flags.Flag("target-wait", "S", "0", "with --target: how long to wait for the targets and metrics to answer (servers still starting) before giving up"),
-            new Flags.Flag("duration", "DURATION", null, "seed004 only: how long each measured run lasts (hey -z), e.g. 8s (default " + Seed004.DURATION + ")"),
+            new Flags.Flag("duration", "DURATION", null, "seed004 only: how long each measured run lasts (hey -z), e.g. 8s (default " + FibersExperiments.DURATION + ")"),
             new Flags.Flag("wrk", "PATH", null, "the wrk binary (default: wrk on PATH)"),
             new Flags.Flag("hop-client", "url|jdk|jetty", "url", "the servers' blocking client behind /hops-blocking (compare them with --preset hops)"),
             new Flags.Flag("oha", "PATH", null, "the oha binary (default: oha on PATH, else ~/.cargo/bin/oha)"),
@@ -187,7 +187,7 @@ public final class BenchFlags {
             Preset p = Preset.named(name);
             out.append(String.format("  %-7s %s; about %d min here%n", name, p.summary(), Estimate.minutes(p)));
         }
-        out.append(String.format("  %-6s %s%n", Seed004.NAME, "the fibers-server seed's experiments 1 and 2: 108 runs of --duration (6s), 31 minutes on 2 quiet cores;"
+        out.append(String.format("  %-6s %s%n", FibersExperiments.NAME, "the fibers-server seed's experiments 1 and 2: 108 runs of --duration (6s), 31 minutes on 2 quiet cores;"
                 + " writes seed004.csv and seed004.md"));
         out.append(String.format("  %-7s %s%n", ConnectionsBench.NAME, "the echo seed: nio, threads and virtual clients x 100-15000 connections and the most the open-file"
                 + " limit allows, against the backend's /echo (1 s); --concurrency lists connections, --measure seconds (10), --repeat (3); writes connections.csv/.md/.png"));

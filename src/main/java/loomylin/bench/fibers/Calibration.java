@@ -73,7 +73,7 @@ public record Calibration(double iterationsPerMs, double fileBytesPerMs) {
     }
 
     /** The /mixed query for a request of {@code ms} split as {@code mix} says; file bytes capped at {@code fileCap}. */
-    public String query(Seed004.Mix mix, int ms, int fileCap) {
+    public String query(FibersExperiments.Mix mix, int ms, int fileCap) {
         long cpu = Math.round(mix.cpuShare() * ms * iterationsPerMs);
         long sleep = Math.round(mix.sleepShare() * ms);
         long file = Math.min(fileCap, Math.round(mix.ioShare() * ms * fileBytesPerMs));

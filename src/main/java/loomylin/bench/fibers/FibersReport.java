@@ -9,16 +9,16 @@ import java.util.Map;
 import loomylin.bench.output.Machine;
 
 /** seed004.md: the calibration, then per experiment and request time the seed's table beside ours, and what holds. */
-public final class Seed004Report {
+public final class FibersReport {
     private static final String FIBERS = "loom";
     private static final String KERNEL = "qtp:1000";
 
-    private Seed004Report() {
+    private FibersReport() {
     }
 
     public static void write(Path target, String commandLine, Machine machine, Calibration cal, String duration, String warmup,
-                      List<String> pools, List<Integer> concurrency, List<Seed004.Row> rows) throws IOException {
-        Map<String, Seed004.Row> byKey = Seed004.index(rows);
+                      List<String> pools, List<Integer> concurrency, List<FibersExperiments.Row> rows) throws IOException {
+        Map<String, FibersExperiments.Row> byKey = FibersExperiments.index(rows);
         StringBuilder md = new StringBuilder();
         md.append("# Seed 004 (fibers-server) on this machine\n\n");
         md.append("Command: `").append(commandLine).append("`  \n");
@@ -30,28 +30,28 @@ public final class Seed004Report {
                 .append("`(>= U unanswered)`: fewer answers than clients, so at least U requests were still unanswered at hey's timeout (hey's CSV lists answered requests only).\n\n");
         md.append(String.format(Locale.ROOT, "Calibration at bench start: %.0f SHA-256 iterations per ms; %.0f data-file bytes per ms of "
                 + "serving (read with a FileChannel from the page cache and written to a loopback socket). The file part is capped at the %d-byte data file.%n%n",
-                cal.iterationsPerMs(), cal.fileBytesPerMs(), Seed004.FILE_CAP));
+                cal.iterationsPerMs(), cal.fileBytesPerMs(), FibersExperiments.FILE_CAP));
         md.append("| experiment | request | /mixed query | CPU ms | sleep ms | file ms |\n|---|---|---|---|---|---|\n");
-        for (int e = 1; e <= Seed004.EXPERIMENTS.size(); e++) {
-            Seed004.Mix mix = Seed004.EXPERIMENTS.get(e - 1);
-            for (int ms : Seed004.REQUEST_MS) {
-                String q = cal.query(mix, ms, Seed004.FILE_CAP);
+        for (int e = 1; e <= FibersExperiments.EXPERIMENTS.size(); e++) {
+            FibersExperiments.Mix mix = FibersExperiments.EXPERIMENTS.get(e - 1);
+            for (int ms : FibersExperiments.REQUEST_MS) {
+                String q = cal.query(mix, ms, FibersExperiments.FILE_CAP);
                 long cpu = Long.parseLong(q.replaceAll(".*cpu=(\\d+).*", "$1"));
                 long file = Long.parseLong(q.replaceAll(".*file=(\\d+).*", "$1"));
-                boolean capped = Math.round(mix.ioShare() * ms * cal.fileBytesPerMs()) > Seed004.FILE_CAP;
+                boolean capped = Math.round(mix.ioShare() * ms * cal.fileBytesPerMs()) > FibersExperiments.FILE_CAP;
                 md.append(String.format(Locale.ROOT, "| %d | %d ms | `%s` | %.1f | %.0f | %.2f%s |%n", e, ms, q, cpu / cal.iterationsPerMs(),
                         mix.sleepShare() * ms, cal.readMs(file), capped ? String.format(Locale.ROOT, " (capped; the mix asks %.0f)", mix.ioShare() * ms) : ""));
             }
         }
-        for (int e = 1; e <= Seed004.EXPERIMENTS.size(); e++) {
-            md.append("\n## ").append(Seed004.EXPERIMENTS.get(e - 1).name()).append("\n");
-            for (int ms : Seed004.REQUEST_MS) {
+        for (int e = 1; e <= FibersExperiments.EXPERIMENTS.size(); e++) {
+            md.append("\n## ").append(FibersExperiments.EXPERIMENTS.get(e - 1).name()).append("\n");
+            for (int ms : FibersExperiments.REQUEST_MS) {
                 md.append("\n### ").append(ms < 1000 ? ms + " ms" : ms / 1000 + " s").append(" requests (req/s)\n\n");
                 md.append("| Concurrency | seed fibers | seed kernel |");
                 pools.forEach(p -> md.append(' ').append(p).append(" |"));
                 md.append("\n|---|---|---|").append("---|".repeat(pools.size())).append('\n');
                 for (int c : concurrency) {
-                    int[] seed = Seed004.seed(e, ms, c);
+                    int[] seed = FibersExperiments.seed(e, ms, c);
                     md.append("| ").append(c).append(" | ").append(seed == null ? "" : na(seed[0])).append(" | ")
                             .append(seed == null ? "" : na(seed[1])).append(" |");
                     for (String p : pools) md.append(' ').append(cell(byKey.get(e + "/" + ms + "/" + c + "/" + p))).append(" |");
@@ -64,11 +64,11 @@ public final class Seed004Report {
     }
 
     /** Which of the seed's two observations hold here for experiment e. */
-    public static String verdict(int e, Map<String, Seed004.Row> byKey, List<Integer> concurrency) {
+    public static String verdict(int e, Map<String, FibersExperiments.Row> byKey, List<Integer> concurrency) {
         int compared = 0, atOrAbove = 0;
-        for (int ms : Seed004.REQUEST_MS) {
+        for (int ms : FibersExperiments.REQUEST_MS) {
             for (int c : concurrency) {
-                Seed004.Row f = byKey.get(e + "/" + ms + "/" + c + "/" + FIBERS), k = byKey.get(e + "/" + ms + "/" + c + "/" + KERNEL);
+                FibersExperiments.Row f = byKey.get(e + "/" + ms + "/" + c + "/" + FIBERS), k = byKey.get(e + "/" + ms + "/" + c + "/" + KERNEL);
                 if (f == null || k == null) continue;
                 compared++;
                 if (f.complete() && (!k.complete() || f.rps() >= k.rps())) atOrAbove++;
@@ -76,7 +76,7 @@ public final class Seed004Report {
         }
         int high = 0, highComplete = 0;
         for (int c : concurrency) {
-            Seed004.Row k = byKey.get(e + "/1000/" + c + "/" + KERNEL);
+            FibersExperiments.Row k = byKey.get(e + "/1000/" + c + "/" + KERNEL);
             if (k == null || c < 1000) continue;
             high++;
             if (k.complete()) highComplete++;
@@ -93,7 +93,7 @@ public final class Seed004Report {
         return rps < 0 ? "N/A" : Integer.toString(rps);
     }
 
-    public static String cell(Seed004.Row r) {
+    public static String cell(FibersExperiments.Row r) {
         if (r == null) return "";
         if (r.failure() != null) return "N/A";
         return String.format(Locale.ROOT, "%.0f", r.rps()) + (r.errors() > 0 ? " (" + r.errors() + " err)" : "")

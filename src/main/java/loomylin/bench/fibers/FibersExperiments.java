@@ -31,14 +31,16 @@ import loomylin.jetty.PoolKind;
 import loomylin.web.Limits;
 
 /**
- * {@code bench --preset seed004}: the fibers-server seed's experiments 1 and 2 on this machine. Each request is
+ * {@code bench --preset seed004}: the fibers-server seed's experiments 1 and 2 on this machine. (A seed is one of
+ * the earlier projects Loomylin re-measures, numbered as in the README's prior work; seed 004 is tmaret's
+ * fibers-server.) Each request is
  * one /mixed call whose time is split as the experiment's mix says (sleep, file I/O, CPU), turned into
  * parameters by a {@link Calibration} made when the bench starts; each (experiment, request time, concurrency,
  * pool) is one run on a fresh server JVM: a warm-up burst, then hey for a fixed {@code --duration} (the seed
  * used wrk2 for fixed durations too), req/s = 2xx answers / hey's wall time. Closed loop only: hey has no open-loop
  * mode. Writes seed004.csv (a row per run, as it goes) and seed004.md (the seed's tables beside ours).
  */
-public final class Seed004 {
+public final class FibersExperiments {
     public static final String NAME = "seed004";
 
     /** A request's time split into shares that add up to 1. */
@@ -88,7 +90,7 @@ public final class Seed004 {
         }
     }
 
-    private Seed004() {
+    private FibersExperiments() {
     }
 
     public static Path run(Flags flags, String commandLine, PrintStream out) {
@@ -137,7 +139,7 @@ public final class Seed004 {
                     }
                 }
             }
-            Seed004Report.write(dir.resolve("seed004.md"), commandLine, machine, calibration, duration, warmup, pools, concurrency, rows);
+            FibersReport.write(dir.resolve("seed004.md"), commandLine, machine, calibration, duration, warmup, pools, concurrency, rows);
             out.printf("bench: done; %s%n", dir.resolve("seed004.md"));
             return dir;
         } catch (IOException e) {

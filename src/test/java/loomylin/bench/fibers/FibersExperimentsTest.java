@@ -21,42 +21,42 @@ import org.junit.jupiter.api.io.TempDir;
 import loomylin.bench.BenchFlags;
 
 /** bench --preset seed004: the mix turned into /mixed parameters, the seed's verdicts, and a smoke-sized real run. */
-class Seed004Test {
+class FibersExperimentsTest {
 
     @Test
     void theMixBecomesParametersInProportionAndTheFileIsCapped() {
         Calibration cal = new Calibration(1000, 10_000);
-        Seed004.Mix exp1 = Seed004.EXPERIMENTS.get(0);
-        assertEquals("mixed?cpu=500&sleep=8&file=15000", cal.query(exp1, 10, Seed004.FILE_CAP)); // 0.5 ms CPU, 8 ms sleep, 1.5 ms read
+        FibersExperiments.Mix exp1 = FibersExperiments.EXPERIMENTS.get(0);
+        assertEquals("mixed?cpu=500&sleep=8&file=15000", cal.query(exp1, 10, FibersExperiments.FILE_CAP)); // 0.5 ms CPU, 8 ms sleep, 1.5 ms read
         assertEquals("mixed?cpu=50000&sleep=800&file=1000", cal.query(exp1, 1000, 1000)); // 1.5 MB asked, 1000 allowed
-        assertEquals("mixed?cpu=100&sleep=10&file=4000", cal.query(Seed004.EXPERIMENTS.get(1), 10, Seed004.FILE_CAP));
+        assertEquals("mixed?cpu=100&sleep=10&file=4000", cal.query(FibersExperiments.EXPERIMENTS.get(1), 10, FibersExperiments.FILE_CAP));
     }
 
     @Test
     void theVerdictComparesLoomWithQtp1000AndCountsIncompleteOneSecondRuns() {
-        List<Seed004.Row> rows = new ArrayList<>();
-        for (int ms : Seed004.REQUEST_MS) {
+        List<FibersExperiments.Row> rows = new ArrayList<>();
+        for (int ms : FibersExperiments.REQUEST_MS) {
             for (int c : List.of(100, 1000, 2000)) {
-                rows.add(new Seed004.Row(1, ms, c, "loom", "q", 2 * c, 0, 100, 1, 2, null));
+                rows.add(new FibersExperiments.Row(1, ms, c, "loom", "q", 2 * c, 0, 100, 1, 2, null));
                 boolean failed = ms == 1000 && c == 2000;
-                rows.add(new Seed004.Row(1, ms, c, "qtp:1000", "q", 2 * c, ms == 1000 && c == 1000 ? 5 : 0, c == 100 ? 150 : 90, 1, 2,
+                rows.add(new FibersExperiments.Row(1, ms, c, "qtp:1000", "q", 2 * c, ms == 1000 && c == 1000 ? 5 : 0, c == 100 ? 150 : 90, 1, 2,
                         failed ? "server exited" : null));
             }
         }
-        String verdict = Seed004Report.verdict(1, Seed004.index(rows), List.of(100, 1000, 2000));
+        String verdict = FibersReport.verdict(1, FibersExperiments.index(rows), List.of(100, 1000, 2000));
         assertTrue(verdict.contains("loom at or above qtp:1000 in 6 of 9 cells (does not hold everywhere)"), verdict);
         assertTrue(verdict.contains("qtp:1000 completed 0 of 2 of them without errors (holds)"), verdict);
     }
 
     @Test
     void fewerAnswersThanClientsIsARunThatDidNotComplete() {
-        Seed004.Row timedOut = new Seed004.Row(1, 1000, 2000, "loom", "q", 2, 0, 0.1, 20_000, 20_000, null);
+        FibersExperiments.Row timedOut = new FibersExperiments.Row(1, 1000, 2000, "loom", "q", 2, 0, 0.1, 20_000, 20_000, null);
         assertEquals(1998, timedOut.unanswered());
         assertTrue(!timedOut.complete());
-        assertEquals("0 (>= 1998 unanswered)", Seed004Report.cell(timedOut));
-        Seed004.Row fine = new Seed004.Row(1, 10, 100, "loom", "q", 4000, 0, 400, 200, 300, null);
+        assertEquals("0 (>= 1998 unanswered)", FibersReport.cell(timedOut));
+        FibersExperiments.Row fine = new FibersExperiments.Row(1, 10, 100, "loom", "q", 4000, 0, 400, 200, 300, null);
         assertEquals(0, fine.unanswered());
-        assertEquals("400", Seed004Report.cell(fine));
+        assertEquals("400", FibersReport.cell(fine));
     }
 
     @Test
@@ -64,7 +64,7 @@ class Seed004Test {
         for (String[] args : List.of(new String[] {"--duration", "500ms"}, new String[] {"--pools", "qtp:x"}, new String[] {"--concurrency", "0"})) {
             Flags flags = Flags.parse(Stream.concat(Stream.of("--preset", "seed004"), Stream.of(args)).toArray(String[]::new), BenchFlags.FLAGS, Map.of());
             try {
-                Seed004.run(flags, "test", new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+                FibersExperiments.run(flags, "test", new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
                 throw new AssertionError("accepted " + String.join(" ", args));
             } catch (UsageError expected) {
                 assertTrue(expected.getMessage().startsWith("--") || expected.getMessage().contains("qtp:x"), expected.getMessage());
@@ -79,10 +79,10 @@ class Seed004Test {
         Tools.assumeOnPath("hey", "apt-get install hey");
         String[] args = {"--preset", "seed004", "--pools", "loom", "--concurrency", "4", "--duration", "1s", "--warmup", "1s", "--out", out.toString()};
         ByteArrayOutputStream log = new ByteArrayOutputStream();
-        Seed004.run(Flags.parse(args, BenchFlags.FLAGS, Map.of()), "bench " + String.join(" ", args), new PrintStream(log, true, StandardCharsets.UTF_8));
+        FibersExperiments.run(Flags.parse(args, BenchFlags.FLAGS, Map.of()), "bench " + String.join(" ", args), new PrintStream(log, true, StandardCharsets.UTF_8));
 
         List<String> csv = Files.readAllLines(out.resolve("seed004.csv"));
-        assertEquals(1 + Seed004.EXPERIMENTS.size() * Seed004.REQUEST_MS.size(), csv.size(), String.join("\n", csv));
+        assertEquals(1 + FibersExperiments.EXPERIMENTS.size() * FibersExperiments.REQUEST_MS.size(), csv.size(), String.join("\n", csv));
         for (String row : csv.subList(1, csv.size())) {
             String[] f = row.split(",", -1);
             assertEquals("loom", f[3], row);
