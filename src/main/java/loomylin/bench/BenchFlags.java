@@ -191,7 +191,7 @@ public final class BenchFlags {
         out.append(String.format("  %-6s %s%n", Seed004.NAME, "the fibers-server seed's experiments 1 and 2: 108 runs of --duration (6s), 31 minutes on 2 quiet cores;"
                 + " writes seed004.csv and seed004.md"));
         out.append(String.format("  %-7s %s%n", Bound.NAME, "each pool shape past its bound, with and without --max-in-flight: blocking waits, CPU overload,"
-                + " large bodies on " + Bound.BODIES_POOL + "; 26 runs of --duration (20s), about 14 minutes; --concurrency B,C,D sets the three loads' clients"
+                + " large bodies on " + Bound.BODIES_POOL + "; 26 runs of --duration (20s) plus about 10 s each; --concurrency B,C,D sets the three loads' clients"
                 + " (1000,2000,500); writes bound.csv, bound.md, bound-*.png, provenance.json"));
         out.append(String.format("  %-7s %s%n", ConnectionsBench.NAME, "the echo seed: nio, threads and virtual clients x 100-15000 connections and the most the open-file"
                 + " limit allows, against the backend's /echo (1 s); --concurrency lists connections, --measure seconds (10), --repeat (3); writes connections.csv/.md/.png"));
