@@ -52,6 +52,21 @@ class CappedVirtualThreadsExecutorTest {
         assertTrue(mostRunning.get() <= CAP, twin + ": at most " + CAP + " tasks ran at once, saw " + mostRunning.get());
     }
 
+    @org.junit.jupiter.api.Test
+    void bothTwinsReportTheSameFiguresInTheSameOrder() {
+        List<List<String>> keys = new ArrayList<>();
+        for (Twin twin : Twin.values()) {
+            Javalin app = twin.start(PoolKind.parse("qtp-vtp:8:" + CAP), "http://127.0.0.1:1");
+            try {
+                keys.add(List.copyOf(figures(twin, app.jettyServer().server().getThreadPool()).keySet()));
+            } finally {
+                app.stop();
+            }
+        }
+        assertEquals(keys.get(0), keys.get(1));
+        assertTrue(keys.get(0).containsAll(List.of("maxConcurrentTasks", "tasksRunning", "tasksWaiting")), keys.get(0).toString());
+    }
+
     private static Map<String, Object> figures(Twin twin, ThreadPool pool) {
         return twin == Twin.JAVA ? loomylin.java.Pools.figures(pool) : loomylin.kotlin.Pools.figures(pool);
     }
