@@ -48,7 +48,8 @@ import loomylin.proc.ProcStatus;
  * whose permits are held by blocked writes). The limit of each load: for blocking, the capped pools' request
  * threads; for cpu and bodies, Little's law on the cores: cores x request time / the request's busy time (its
  * CPU and file parts as the bench's {@link Calibration} measures them), the most requests the cores can keep
- * in progress without queueing. Writes bound.csv (a row per run, as it goes), bound.md, a chart per load and
+ * in progress without queueing. Writes bound.csv (a row per run, as it goes), bound-series.csv (every scrape of
+ * every run: which figure rises first once the load crosses the bound), bound.md, a chart per load and
  * provenance.json.
  */
 public final class Bound {
@@ -138,13 +139,15 @@ public final class Bound {
                     calibration.fileBytesPerMs());
             Path csv = dir.resolve("bound.csv");
             Files.writeString(csv, BoundReport.CSV_HEADER + "\n");
+            Path series = dir.resolve("bound-series.csv");
+            Files.writeString(series, "load,pool,max_in_flight," + QueueSampler.SERIES_HEADER + "\n");
             List<Row> rows = new ArrayList<>();
             int n = 0;
             for (Load load : loads) {
                 for (String pool : load.pools()) {
                     for (int limit : List.of(0, load.limit())) {
                         n++;
-                        Row row = one(load, pool, limit, twin, heap, wrk, duration, timeoutS, cores, serversLog);
+                        Row row = one(load, pool, limit, twin, heap, wrk, duration, timeoutS, cores, serversLog, series);
                         rows.add(row);
                         Files.writeString(csv, BoundReport.csvLine(row) + "\n", StandardOpenOption.APPEND);
                         out.printf(Locale.ROOT, "bench: %d/%d %s %s %s: %s%n", n, runs, load.name(), pool, limit == 0 ? "no limit" : "--max-in-flight " + limit,
@@ -192,7 +195,7 @@ public final class Bound {
     }
 
     private static Row one(Load load, String pool, int limit, String twin, String heap, Path wrk, Duration duration, int timeoutS, int cores,
-                           Path serversLog) throws IOException {
+                           Path serversLog, Path series) throws IOException {
         Files.writeString(serversLog, "=== " + load.name() + " " + pool + " limit " + limit + "\n", StandardOpenOption.APPEND);
         int adminPort = FreePort.pick();
         List<String> more = new ArrayList<>(List.of("--admin-port", Integer.toString(adminPort)));
@@ -220,6 +223,9 @@ public final class Bound {
                 if (!server.alive()) return failed(load, pool, limit, "server exited during the run: " + server.outputTail());
                 ProcSampler.Peaks p = proc.peaks();
                 QueueSampler.Peaks q = queues.peaks();
+                StringBuilder lines = new StringBuilder();
+                for (String line : queues.series()) lines.append(load.name()).append(',').append(pool).append(',').append(limit).append(',').append(line).append('\n');
+                Files.writeString(series, lines.toString(), StandardOpenOption.APPEND);
                 return new Row(load.name(), pool, limit, load.concurrency(), load.pathAndQuery(), m.sent(), m.ok(), m.answered() - m.ok(),
                         m.sent() - m.answered(), m.ok() / m.wallS(), m.latency().p99Ms(), q.poolQueued(), q.admissionQueued(), q.tasksWaiting(),
                         q.carrierQueued(), idle.threads(), Math.max(p.threads(), idle.threads()),

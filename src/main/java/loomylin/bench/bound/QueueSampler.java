@@ -12,7 +12,8 @@ import loomylin.cli.StartupFailure;
  * of where requests wait at the bound: Jetty's queue (a platform pool's tasks waiting for a thread), the
  * in-flight limit's queue, a capped VirtualThreadPool's tasks waiting for a permit, virtual threads waiting for
  * a carrier; and the heap used. A series the server does not have stays -1; a scrape that fails (the admin port
- * too starved to answer within {@link HttpGet#TIMEOUT}) is counted and skipped.
+ * too starved to answer within {@link HttpGet#TIMEOUT}) is counted and skipped. Every good scrape is also kept as
+ * a line of {@link #SERIES_HEADER} (seconds since {@link #start}), to see which figure rises first.
  */
 final class QueueSampler implements AutoCloseable {
 
@@ -21,7 +22,12 @@ final class QueueSampler implements AutoCloseable {
                  int samples, int failed) {
     }
 
+    static final String SERIES_HEADER = "t_s,requests_in_flight,admission_in_flight,admission_queued,pool_queued,tasks_running,tasks_waiting,"
+            + "carrier_utilisation,carrier_queued,os_threads";
+
     private final URI url;
+    private final java.util.List<String> series = new java.util.ArrayList<>();
+    private long startNanos;
     private final Duration every;
     private final Periodic periodic;
     private double poolQueued = -1;
@@ -39,6 +45,7 @@ final class QueueSampler implements AutoCloseable {
     }
 
     void start() {
+        startNanos = System.nanoTime();
         periodic.start();
     }
 
@@ -71,7 +78,23 @@ final class QueueSampler implements AutoCloseable {
             tasksWaiting = Math.max(tasksWaiting, max(m, "loomylin_pool_tasks_waiting"));
             carrierQueued = Math.max(carrierQueued, max(m, "loomylin_virtual_threads_queued"));
             heapUsed = Math.max(heapUsed, heap(m));
+            series.add(String.join(",", loomylin.bench.run.RunResult.fixed((System.nanoTime() - startNanos) / 1e9, 2),
+                    figure(m, "loomylin_requests_in_flight"), figure(m, "loomylin_admission_in_flight"), figure(m, "loomylin_admission_queued"),
+                    figure(m, "loomylin_pool_queued_tasks"), figure(m, "loomylin_pool_tasks_running"), figure(m, "loomylin_pool_tasks_waiting"),
+                    figure(m, "loomylin_virtual_thread_carrier_utilisation"), figure(m, "loomylin_virtual_threads_queued"),
+                    figure(m, "loomylin_os_threads", "owner", "total")));
         }
+    }
+
+    /** The scrapes so far, one line of {@link #SERIES_HEADER} each. */
+    synchronized java.util.List<String> series() {
+        return java.util.List.copyOf(series);
+    }
+
+    /** The first sample of the name (with the label, if given) as a number, or "" when the server has none. */
+    private static String figure(PrometheusText m, String name, String... label) {
+        return m.all(name).stream().filter(s -> label.length == 0 || label[1].equals(s.labels().get(label[0])))
+                .map(s -> loomylin.bench.run.RunResult.fixed(s.value(), 2)).findFirst().orElse("");
     }
 
     synchronized Peaks peaks() {

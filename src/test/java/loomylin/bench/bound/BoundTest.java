@@ -89,6 +89,14 @@ class BoundTest {
                 "40 clients on 6 request threads queue in Jetty's queue: " + blocking);
         assertTrue(csv.get(5).startsWith("bodies,jetty-vtp:400,0,8,"), csv.get(5));
 
+        List<String> series = Files.readAllLines(out.resolve("bound-series.csv"));
+        assertEquals("load,pool,max_in_flight," + QueueSampler.SERIES_HEADER, series.get(0));
+        for (String run : List.of("blocking,qtp:8,0,", "cpu,qtp:8,0,", "bodies,jetty-vtp:400,0,"))
+            assertTrue(series.stream().anyMatch(l -> l.startsWith(run)), "scrapes of " + run + " in " + String.join("\n", series));
+        int poolQueued = 3 + List.of(QueueSampler.SERIES_HEADER.split(",")).indexOf("pool_queued");
+        assertTrue(series.stream().filter(l -> l.startsWith("blocking,qtp:8,0,")).anyMatch(l -> Double.parseDouble(l.split(",", -1)[poolQueued]) >= 1),
+                "the queue of the blocking run, scrape by scrape");
+
         String md = Files.readString(out.resolve("bound.md"));
         for (String section : List.of("## Provenance", "## blocking", "## cpu", "## bodies", "](bound-cpu.png)")) assertTrue(md.contains(section), section + ": " + md);
         for (String load : List.of("blocking", "cpu", "bodies")) {
