@@ -73,7 +73,7 @@ final class Metrics {
         GaugeSnapshot.Builder tasksRunning = GaugeSnapshot.builder().name("loomylin_pool_tasks_running")
                 .help("Tasks holding one of a capped VirtualThreadPool's permits (jetty-vtp:M, qtp-vtp:N:M)");
         GaugeSnapshot.Builder tasksWaiting = GaugeSnapshot.builder().name("loomylin_pool_tasks_waiting")
-                .help("Tasks parked on their own virtual thread for a capped VirtualThreadPool's permit, each holding its request");
+                .help("Tasks parked on their own virtual thread for a capped VirtualThreadPool's permit: requests, and on jetty-vtp:M also Jetty's own I/O tasks");
         boolean anyTasks = false;
         GaugeSnapshot.Builder admissionLimit = GaugeSnapshot.builder().name("loomylin_admission_limit")
                 .help("--max-in-flight: the most requests Jetty's QoSHandler admits at once (servers with a limit only)");

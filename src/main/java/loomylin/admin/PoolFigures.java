@@ -22,7 +22,7 @@ import org.eclipse.jetty.util.thread.VirtualThreadPool;
  * @param virtualStarted  virtual threads started by the pool; -1 when the pool does not count them
  * @param tasksRunning    a capped VirtualThreadPool's tasks holding a permit; -1 for other pools
  * @param tasksWaiting    a capped VirtualThreadPool's tasks parked for a permit (each on its own virtual
- *                        thread, holding its request); -1 for other pools
+ *                        thread: requests, and on {@code jetty-vtp:M} Jetty's own I/O tasks too); -1 for other pools
  */
 public record PoolFigures(int platformThreads, int busy, int idle, int queued, int leased, int requestLimit, long virtualStarted,
                           int tasksRunning, int tasksWaiting) {

@@ -14,7 +14,9 @@ import java.util.regex.Pattern;
  * tasks running at once, not the virtual threads created. {@code execute} starts a new virtual thread for
  * every task at once; that thread then takes one of M permits of a {@link java.util.concurrent.Semaphore}
  * (non-fair) before it runs the task and gives it back after. Past the cap, tasks wait as parked virtual
- * threads, without bound and without a timeout, each holding its request.
+ * threads, without bound and without a timeout, each holding its request. On {@code jetty-vtp:M} Jetty's
+ * selector, acceptor and I/O callbacks are tasks too and take permits; on {@code qtp-vtp:N:M} they run on the
+ * platform threads, and the permits go to requests.
  *
  * @param type the family of pool
  * @param size platform threads for {@code qtp}/{@code qtp-vt}/{@code qtp-vtp}; the concurrent-task cap for
