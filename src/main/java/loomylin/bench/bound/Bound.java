@@ -68,6 +68,8 @@ public final class Bound {
     public static final Duration RECOVERY_BOUND = Duration.ofSeconds(15);
     static final String PROBE = "/wait-blocking?ms=1";
     static final Duration SAMPLE_EVERY = Duration.ofMillis(250);
+    /** Descriptors a server or wrk needs besides one socket per client: jars, logs, epoll, pipes. */
+    static final int SPARE_FILES = 200;
     /** Server start, warm-up, recovery and stop, per run, for the estimate printed at the start. */
     static final int OVERHEAD_S = 10;
 
@@ -124,6 +126,11 @@ public final class Bound {
         String heap = flags.get("heap") == null ? HEAP : flags.get("heap").trim().toLowerCase(Locale.ROOT);
         if (!heap.matches("\\d{1,6}[mg]")) throw new UsageError("--heap must look like 512m or 2g, got '" + loomylin.web.Params.printable(flags.get("heap")) + "'");
         int timeoutS = flags.integer("timeout", 1, 600);
+        int most = clients.stream().mapToInt(Integer::intValue).max().orElse(0);
+        java.util.OptionalLong openFiles = loomylin.proc.ProcLimits.openFiles(loomylin.proc.ProcLimits.SELF);
+        if (openFiles.isPresent() && openFiles.getAsLong() < most + SPARE_FILES)
+            throw new UsageError("--concurrency " + most + " needs about " + (most + SPARE_FILES) + " open files per process, but the limit is "
+                    + openFiles.getAsLong() + "; raise it (ulimit -n " + (most + SPARE_FILES) + ") or lower --concurrency");
         Path wrk = ClientBinary.locate(Client.WRK, flags.get("wrk") == null ? null : Path.of(flags.get("wrk")));
         Path dir = Path.of(flags.get("out")).toAbsolutePath();
         int cores = Runtime.getRuntime().availableProcessors();
