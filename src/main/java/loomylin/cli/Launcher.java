@@ -75,7 +75,8 @@ public final class Launcher {
             Pools (KIND): qtp:N     Jetty QueuedThreadPool of N platform threads
                           loom      LoomThreadPool: a virtual thread per request, platform threads for Jetty's selector/acceptor
                           jetty-vtp Jetty's VirtualThreadPool, everything virtual (jetty-vtp:N caps concurrent tasks at N)
-                          qtp-vt:N  QueuedThreadPool of N platform threads + Jetty's virtual-threads executor
+                          qtp-vt:N  QueuedThreadPool of N platform threads + an unbounded virtual-threads executor
+                          qtp-vtp:N:M  QueuedThreadPool of N platform threads + a VirtualThreadPool running at most M tasks at once
 
             Routes on every server: %s
                                     (parameters and limits: README, Endpoints)

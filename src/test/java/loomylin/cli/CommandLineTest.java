@@ -33,7 +33,7 @@ class CommandLineTest {
         try (ChildJvm c = ChildJvm.main("--help").start()) {
             assertEquals(0, c.exit(Duration.ofSeconds(20)));
             for (Flags.Flag f : Launcher.FLAGS) assertTrue(c.output().contains("--" + f.name()), "--help lacks --" + f.name());
-            for (String kind : new String[] {"qtp:N", "loom", "jetty-vtp", "qtp-vt:N", "LOOMYLIN_POOLS", "bench", "backend"})
+            for (String kind : new String[] {"qtp:N", "loom", "jetty-vtp", "qtp-vt:N", "qtp-vtp:N:M", "LOOMYLIN_POOLS", "bench", "backend"})
                 assertTrue(c.output().contains(kind), "--help lacks " + kind);
         }
         try (ChildJvm c = ChildJvm.main("backend", "--help").start()) {

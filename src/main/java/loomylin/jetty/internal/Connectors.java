@@ -5,8 +5,9 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 
 /**
- * The one door into this package, which holds everything of Loomylin's that leans on Jetty's unexported
- * internals or copies a private method of Jetty's. What is behind it was read against the Jetty version
+ * The door into this package, which holds everything of Loomylin's that leans on Jetty's unexported
+ * internals or copies a private method of Jetty's (the one other public class, {@link TaskPermits}, reads a
+ * capped VirtualThreadPool's permits). What is behind it was read against the Jetty version
  * {@link #CHECKED_JETTY_VERSION}; {@code JettyInternalsTest} fails when the class path carries another one.
  */
 public final class Connectors {
@@ -15,7 +16,8 @@ public final class Connectors {
 
     /** The files to re-read against Jetty's sources when the Jetty version changes. */
     public static final String FILES_TO_RECHECK = "loomylin/jetty/internal/FileLimitConnector.java (ServerConnector.accepted), "
-            + "loomylin/jetty/internal/PatientHttpConnectionFactory.java (HttpConnectionFactory.newConnection, internal.HttpConnection)";
+            + "loomylin/jetty/internal/PatientHttpConnectionFactory.java (HttpConnectionFactory.newConnection, internal.HttpConnection), "
+            + "loomylin/jetty/internal/TaskPermits.java (VirtualThreadPool.doStart, execute: the Semaphore bean)";
 
     private Connectors() {
     }

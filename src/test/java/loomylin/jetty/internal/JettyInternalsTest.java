@@ -22,6 +22,7 @@ import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.Jetty;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.eclipse.jetty.util.thread.VirtualThreadPool;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -81,6 +82,32 @@ class JettyInternalsTest {
         } finally {
             release.countDown();
             server.stop();
+        }
+    }
+
+    /**
+     * A capped VirtualThreadPool keeps its cap as a Semaphore bean: with more blocked tasks than permits,
+     * {@link TaskPermits} sees the cap's worth running and the rest waiting (if Jetty stopped keeping the bean,
+     * the capacity figures would silently vanish).
+     */
+    @Test
+    void taskPermitsSeeACappedPoolsTasksRunningAndWaiting() throws Exception {
+        VirtualThreadPool pool = new VirtualThreadPool(2);
+        pool.start();
+        CountDownLatch release = new CountDownLatch(1);
+        try {
+            for (int i = 0; i < 5; i++) pool.execute(() -> {
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            await().atMost(Duration.ofSeconds(10)).until(() -> TaskPermits.of(pool).map(p -> p.waiting() == 3).orElse(false));
+            assertEquals(new TaskPermits(2, 2, 3), TaskPermits.of(pool).orElseThrow());
+        } finally {
+            release.countDown();
+            pool.stop();
         }
     }
 }
