@@ -48,7 +48,7 @@ class JettyInternalsTest {
         CountDownLatch handling = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         Server server = new Server(new QueuedThreadPool(4, 4));
-        ServerConnector connector = Connectors.create(server, 1, new HttpConfiguration());
+        ServerConnector connector = Connectors.create(server, 1, new HttpConfiguration(), 0);
         connector.setHost("127.0.0.1");
         connector.setPort(0);
         AtomicReference<Connection> opened = new AtomicReference<>();
