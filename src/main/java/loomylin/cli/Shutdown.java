@@ -53,6 +53,7 @@ final class Shutdown {
                 }
                 boolean done = stopped.getCount() == 0;
                 if (!done) LOG.warn("stop did not finish within {} ms; exiting now", graceMs + OVERRUN_MS);
+                else LOG.warn("stopped, but the exit did not finish within {} ms; exiting now", graceMs + OVERRUN_MS);
                 Runtime.getRuntime().halt(done && clean.get() ? 0 : 1);
             });
             watchdog.start();
