@@ -18,7 +18,8 @@ import org.eclipse.jetty.server.handler.QoSHandler;
  * <p>The handler chain, outermost first: {@link RequestCounts} (every answer counted, for the admin port's
  * /metrics), {@link QueryCheck} (400 for a malformed percent-escape),
  * {@link QoSHandler} when {@code --max-in-flight} is set, {@link GracefulHandler}, Jetty's
- * {@link MinimumDataRateHandler} (a body read slower than the rate fails), then the
+ * {@link MinimumDataRateHandler} (a body read slower than the rate fails; itself a StatisticsHandler, next to
+ * Javalin's, so it counts the same requests whichever of the two /pool finds first), then the
  * {@link org.eclipse.jetty.server.handler.StatisticsHandler} Javalin puts in front of the app. /pool reads
  * the StatisticsHandler, so its {@code inFlight} counts the requests the limit let through (queued ones
  * are not in flight yet); /pool itself bypasses the limit, so it answers under overload and adds one.
