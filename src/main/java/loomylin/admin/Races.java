@@ -25,9 +25,17 @@ final class Races implements AutoCloseable {
         this.access = access;
     }
 
-    void start(Context ctx) {
+    void start(Context ctx) throws Exception {
         if (!access.mayRace(ctx)) return;
-        RaceSpec spec = RaceSpec.from(ctx);
+        RaceSpec spec;
+        try {
+            spec = RaceSpec.from(ctx);
+        } catch (Exception e) {
+            if (!tooSlow(e)) throw e;
+            // Jetty's MinimumDataRateHandler failed the read (--min-body-rate); the unread rest closes the connection
+            ErrorAnswers.answer(ctx, 408, "the request body arrived slower than the minimum rate (--min-body-rate)");
+            return;
+        }
         synchronized (last) {
             Race running = last.get();
             if (running != null && running.running()) {
@@ -49,6 +57,13 @@ final class Races implements AutoCloseable {
         }
         race.stop();
         ctx.json(race.describe());
+    }
+
+    private static boolean tooSlow(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof java.util.concurrent.TimeoutException) return true;
+        }
+        return false;
     }
 
     /** The last race; empty (JSON null) before the first. */
