@@ -371,6 +371,16 @@ servers "loomylin-smoke-kotlin-$$" kotlin qtp:4,qtp:32,loom -- --twin kotlin
 servers "loomylin-smoke-pools-$$" java qtp:8,jetty-vtp,qtp-vt:8 -e LOOMYLIN_POOLS=qtp:8,jetty-vtp,qtp-vt:8
 servers "loomylin-smoke-env-$$" kotlin qtp:4,qtp:32,jetty-vtp -e LOOMYLIN_TWIN=kotlin -e LOOMYLIN_POOL_7002=jetty-vtp
 
+# Without the image's allowance of its gateway the same page is refused: the published port's connection does not
+# come from loopback. (So the race above ran because of LOOMYLIN_RACE_FROM=gateway, not by accident.)
+loopback_only=loomylin-smoke-loopback-only-$$
+start "$loopback_only" "${publish[@]}" -e LOOMYLIN_RACE_FROM= -- --pools loom --admin-port 7004
+wait_ready "$loopback_only" "$base:/pool:200" "$((base + 4)):/metrics:200"
+expect "$((base + 4)) LOOMYLIN_RACE_FROM= (loopback only): the page's race is 403 through the published port" "$admin/race" 403 \
+  'races start only from this machine \(loopback\) or an address --race-from allows, not from' \
+  -X POST -H "Origin: $admin" --data 'route=/wait-blocking&value=10&concurrency=2&seconds=2'
+stop_check "$loopback_only"
+
 # ---- the backend alone -------------------------------------------------------------------------------------
 backend=loomylin-smoke-backend-$$
 start "$backend" -p "$((base + 3)):7003" -- backend --delay 333
