@@ -75,8 +75,9 @@ final class PatientHttpConnection extends HttpConnection {
     /** The count of requests whose headers were complete when the watched request's headers began; -1: none yet. */
     private long watchedRequest = -1;
     private long headersBeganNanos;
-    /** The pending deadline check; null when none is pending. Guarded by this. */
+    /** The pending deadline check; null when none is pending. Guarded by {@link #lock}, as are the two above. */
     private Scheduler.Task deadline;
+    private final Object lock = new Object();
 
     PatientHttpConnection(HttpConfiguration config, Connector connector, EndPoint endPoint, long headerTimeoutMs) {
         super(config, connector, endPoint);
@@ -91,7 +92,7 @@ final class PatientHttpConnection extends HttpConnection {
 
     @Override
     public void onClose(Throwable cause) {
-        synchronized (this) {
+        synchronized (lock) {
             if (deadline != null) deadline.cancel();
             deadline = null;
         }
@@ -102,7 +103,7 @@ final class PatientHttpConnection extends HttpConnection {
     private void watchHeaders() {
         if (!inHeaders()) return;
         long request = getMessagesIn(); // Jetty counts a request when its headers are complete
-        synchronized (this) {
+        synchronized (lock) {
             if (request == watchedRequest) return;
             watchedRequest = request;
             headersBeganNanos = NanoTime.now();
@@ -120,7 +121,7 @@ final class PatientHttpConnection extends HttpConnection {
     }
 
     private void checkDeadline() {
-        synchronized (this) {
+        synchronized (lock) {
             deadline = null;
             // the watched request's headers completed, or the connection moved on: the next request re-arms
             if (getMessagesIn() != watchedRequest || !inHeaders() || !getEndPoint().isOpen()) return;
