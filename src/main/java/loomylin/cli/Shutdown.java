@@ -67,6 +67,10 @@ final class Shutdown {
         };
         Signal.handle(new Signal("TERM"), handler);
         Signal.handle(new Signal("INT"), handler);
+        // System.exit asks System.getLogger("java.lang.Runtime") whether to log the exit (JDK 21+). The first such
+        // call loads the platform's logging, a service look-up over the whole class path: made at the exit, it
+        // delayed the exit after "stopped" towards the watchdog on a loaded machine. Made now, the exit does not pay.
+        System.getLogger("java.lang.Runtime").isLoggable(System.Logger.Level.DEBUG);
         try {
             stopped.await();
         } catch (InterruptedException e) {
