@@ -37,7 +37,7 @@ public final class JettySetup {
      * How long a pool that runs requests on virtual threads lets them run once the server's graceful stop has
      * waited its grace ({@code --grace-ms}) for in-flight requests; then it interrupts them.
      */
-    public static final int POOL_STOP_TIMEOUT_MS = 250;
+    public static final int POOL_STOP_TIMEOUT_MS = 100;
 
     public static void apply(JavalinConfig config, ServerOptions options) {
         config.startup.showJavalinBanner = false;
