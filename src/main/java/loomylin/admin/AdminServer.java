@@ -54,12 +54,8 @@ public final class AdminServer implements AutoCloseable {
         RaceAccess access = new RaceAccess(RaceAccess.parseFrom(options.raceFrom), RaceAccess.parseHosts(options.adminHosts));
         Races races = new Races(options.servers, options.reachHost, access);
         String page = resource("/loomylin/live/index.html");
-        ServerOptions jetty = new ServerOptions();
-        jetty.host = options.host;
-        jetty.port = options.port;
-        jetty.graceMs = 500;
-        jetty.headerTimeoutMs = options.headerTimeoutMs;
-        jetty.minBodyRate = options.minBodyRate;
+        ServerOptions jetty = ServerOptions.DEFAULTS.withHost(options.host).withPort(options.port).withGraceMs(500)
+                .withHeaderTimeoutMs(options.headerTimeoutMs).withMinBodyRate(options.minBodyRate);
         Javalin app = Javalin.create(config -> {
             config.jetty.threadPool = pool;
             JettySetup.apply(config, jetty);

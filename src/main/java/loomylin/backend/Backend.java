@@ -71,9 +71,7 @@ public final class Backend implements AutoCloseable {
         this.defaultDelayMs = defaultDelayMs;
         this.fault = fault;
         this.faultAt = faultAt;
-        ServerOptions options = new ServerOptions();
-        options.host = host;
-        options.port = port;
+        ServerOptions options = ServerOptions.DEFAULTS.withHost(host).withPort(port);
         this.pool = new QueuedThreadPool(PLATFORM_THREADS, PLATFORM_THREADS);
         pool.setName("backend-" + port);
         pool.setVirtualThreadsExecutor(VirtualThreads.getNamedVirtualThreadsExecutor("backend-" + port + "-vt-"));

@@ -109,47 +109,45 @@ public final class Launcher {
             AdminServer.checkAccess(raceFrom, Objects.requireNonNullElse(flags.get("admin-hosts"), ""));
             return raceFrom;
         }, Objects.requireNonNullElse(flags.get("race-from"), ""));
-        List<ServerOptions> planned = planned(flags, base);
+        List<ServerOptions> asked = planned(flags, base);
 
         int dataBytes = flags.integer("data-file-bytes", Limits.DATA_FILE_BYTES_MIN, Limits.DATA_FILE_BYTES_MAX);
         Path dataDir = dataDir(flags);
 
         List<AutoCloseable> running = new ArrayList<>();
+        List<Integer> bound = new ArrayList<>();
         AdminOptions admin = new AdminOptions();
         try {
             DataFile data = DataFile.create(dataDir, dataBytes);
             running.add(data);
-            planned.forEach(o -> {
-                o.dataFile = data.path();
-                o.dataFileBytes = data.bytes();
-            });
+            List<ServerOptions> planned = asked.stream().map(o -> o.withDataFile(data.path()).withDataFileBytes(data.bytes())).toList();
             log("data file {} ({} bytes)", data.path(), data.bytes());
             if (flags.get("backend") == null) {
                 int backendPort = flags.get("backend-port").startsWith("first")
-                        ? (base.port == 0 ? 0 : base.port + planned.size())
+                        ? (base.port() == 0 ? 0 : base.port() + planned.size())
                         : flags.integer("backend-port", 0, 65535);
-                Backend backend = bind(() -> Backend.start(base.host, backendPort, flags.integer("delay", 0, Limits.DELAY_MAX), Backend.Fault.NONE));
+                Backend backend = bind(() -> Backend.start(base.host(), backendPort, flags.integer("delay", 0, Limits.DELAY_MAX), Backend.Fault.NONE));
                 running.add(backend);
                 admin.backend = backend.jettyServer();
-                URI url = URI.create("http://" + reach(base.host) + ":" + backend.port());
-                planned.forEach(o -> o.backend = url);
+                URI url = URI.create("http://" + reach(base.host()) + ":" + backend.port());
+                planned = planned.stream().map(o -> o.withBackend(url)).toList();
                 log("backend on port {} ({}, delay {} ms)", backend.port(), Backend.ROUTES, flags.get("delay"));
             }
             for (ServerOptions o : planned) {
                 Javalin app = bind(() -> servers.apply(o));
                 running.add(() -> GracefulStop.stop(app));
-                o.port = app.port();
-                admin.servers.add(new Watched(app.port(), o.pool.toString(), app.jettyServer().server()));
-                log("port {} on {}: {} ({} twin), hop client {}{}", app.port(), o.pool, o.pool.describe(), twin, o.hopClient,
-                        o.maxInFlight > 0 ? ", max " + o.maxInFlight + " in flight" : "");
+                bound.add(app.port()); // what was bound; with --port 0 not what was asked
+                admin.servers.add(new Watched(app.port(), o.pool().toString(), app.jettyServer().server()));
+                log("port {} on {}: {} ({} twin), hop client {}{}", app.port(), o.pool(), o.pool().describe(), twin, o.hopClient(),
+                        o.maxInFlight() > 0 ? ", max " + o.maxInFlight() + " in flight" : "");
             }
-            int adminPort = adminPort(flags, base.port, planned.size());
+            int adminPort = adminPort(flags, base.port(), asked.size());
             if (adminPort >= 0) {
-                admin.host = base.host;
+                admin.host = base.host();
                 admin.port = adminPort;
-                admin.reachHost = reach(base.host);
-                admin.headerTimeoutMs = base.headerTimeoutMs;
-                admin.minBodyRate = base.minBodyRate;
+                admin.reachHost = reach(base.host());
+                admin.headerTimeoutMs = base.headerTimeoutMs();
+                admin.minBodyRate = base.minBodyRate();
                 admin.raceFrom = Objects.requireNonNullElse(flags.get("race-from"), "");
                 admin.adminHosts = Objects.requireNonNullElse(flags.get("admin-hosts"), "");
                 AdminServer server = bind(() -> AdminServer.start(admin));
@@ -160,8 +158,8 @@ public final class Launcher {
             Shutdown.stopAll(running);
             throw e;
         }
-        log("ready; try: curl http://localhost:{}/wait-blocking    stop with Ctrl-C or SIGTERM", planned.get(0).port);
-        Shutdown.onSignal(running, base.graceMs);
+        log("ready; try: curl http://localhost:{}/wait-blocking    stop with Ctrl-C or SIGTERM", bound.get(0));
+        Shutdown.onSignal(running, base.graceMs());
     }
 
     /** How this process reaches a server bound to {@code host}: localhost for every address, IPv6 in brackets. */
@@ -178,23 +176,15 @@ public final class Launcher {
     }
 
     private static ServerOptions options(Flags flags, Twin twin) {
-        ServerOptions o = new ServerOptions();
-        o.twin = twin;
-        o.host = flags.get("host");
-        o.port = flags.integer("port", 0, 65535);
-        o.acceptQueue = flags.integer("accept-queue", 1, 65535);
-        o.idleTimeoutMs = flags.integer("idle-timeout-ms", 100, 3_600_000);
-        o.headerTimeoutMs = flags.integer("header-timeout-ms", 0, 3_600_000);
-        o.minBodyRate = flags.integer("min-body-rate", 0, 1_000_000_000);
-        o.hopConnectTimeoutMs = flags.integer("hop-connect-timeout-ms", 1, 600_000);
-        o.hopTimeoutMs = flags.integer("hop-timeout-ms", 1, 600_000);
-        o.hopClient = flags.value("hop-client", HopClientKind::parse);
-        o.graceMs = graceMs(flags);
-        o.maxInFlight = flags.integer("max-in-flight", 0, 10_000_000);
-        o.maxInFlightWaitMs = flags.integer("max-in-flight-wait-ms", 0, 600_000);
         String backend = flags.get("backend");
-        if (backend != null) o.backend = backendUrl(backend);
-        return o;
+        // every server's pool is planned from --pools, and the data file is made, after the flags are read
+        return new ServerOptions(flags.get("host"), flags.integer("port", 0, 65535), ServerOptions.DEFAULTS.pool(),
+                backend != null ? backendUrl(backend) : ServerOptions.DEFAULTS.backend(),
+                flags.integer("accept-queue", 1, 65535), flags.integer("idle-timeout-ms", 100, 3_600_000),
+                flags.integer("header-timeout-ms", 0, 3_600_000), flags.integer("min-body-rate", 0, 1_000_000_000),
+                flags.integer("hop-connect-timeout-ms", 1, 600_000), flags.integer("hop-timeout-ms", 1, 600_000),
+                flags.value("hop-client", HopClientKind::parse), graceMs(flags), flags.integer("max-in-flight", 0, 10_000_000),
+                flags.integer("max-in-flight-wait-ms", 0, 600_000), twin, null, 0);
     }
 
     /** --data-dir, or null for a new temporary directory. */
@@ -232,7 +222,7 @@ public final class Launcher {
             if (!spec.isBlank()) kinds.add(kind(spec));
         }
         if (kinds.isEmpty()) throw new UsageError("--pools lists no pool");
-        int first = base.port;
+        int first = base.port();
         if (first + kinds.size() - 1 > 65535) throw new UsageError("--port " + first + " leaves no room for " + kinds.size() + " servers");
         List<String> overrides = new ArrayList<>();
         for (Map.Entry<String, String> e : flags.env().entrySet()) {
@@ -252,10 +242,7 @@ public final class Launcher {
         }
         List<ServerOptions> planned = new ArrayList<>();
         for (int i = 0; i < kinds.size(); i++) {
-            ServerOptions o = base.copy();
-            o.port = first == 0 ? 0 : first + i;
-            o.pool = kinds.get(i);
-            planned.add(o);
+            planned.add(base.withPort(first == 0 ? 0 : first + i).withPool(kinds.get(i)));
         }
         return planned;
     }

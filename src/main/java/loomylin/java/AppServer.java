@@ -13,7 +13,7 @@ public final class AppServer {
     }
 
     public static Javalin start(ServerOptions options) {
-        ThreadPool pool = Pools.create(options.pool, options.pool.type().label + "-" + options.port);
+        ThreadPool pool = Pools.create(options.pool(), options.pool().type().label + "-" + options.port());
         HopClient hops = new HopClient(options);
         Endpoints endpoints = new Endpoints(options, pool, hops);
         Javalin app = Javalin.create(config -> {

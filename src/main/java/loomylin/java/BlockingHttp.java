@@ -24,9 +24,9 @@ interface BlockingHttp extends AutoCloseable {
     @Override
     void close();
 
-    /** The client {@code options.hopClient} names; {@code jdk} shares the client /hops-async uses. */
+    /** The client {@code options.hopClient()} names; {@code jdk} shares the client /hops-async uses. */
     static BlockingHttp of(ServerOptions options, HttpClient jdk) {
-        return switch (options.hopClient) {
+        return switch (options.hopClient()) {
             case JDK -> new JdkBlockingHttp(jdk, options);
             case URL -> new UrlConnectionHttp(options);
             case JETTY -> new JettyBlockingHttp(options);

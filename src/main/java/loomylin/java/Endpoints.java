@@ -79,20 +79,20 @@ public final class Endpoints {
 
     /** The seed's request: SHA-256 work, a sleep, then the data file's first bytes, all on the request thread. */
     public void mixed(Context ctx) throws Exception {
-        MixedWork work = MixedWork.of(ctx, options.dataFileBytes);
+        MixedWork work = MixedWork.of(ctx, options.dataFileBytes());
         ctx.header(MixedWork.DIGEST_HEADER, Sha256Loop.run(work.cpu()));
         Thread.sleep(work.sleepMs());
-        FileBody.send(ctx, options.dataFile, work.fileBytes());
+        FileBody.send(ctx, options.dataFile(), work.fileBytes());
     }
 
     /** The same work holding no request thread while it waits: CPU on the pool, sleep on the timer, file through an async channel. */
     public void mixedAsync(Context ctx) {
-        MixedWork work = MixedWork.of(ctx, options.dataFileBytes);
+        MixedWork work = MixedWork.of(ctx, options.dataFileBytes());
         ctx.future(() -> CompletableFuture.supplyAsync(() -> Sha256Loop.run(work.cpu()), pool)
                 .thenCompose(digest -> later(work.sleepMs(), digest))
                 .thenCompose(digest -> {
                     ctx.header(MixedWork.DIGEST_HEADER, digest);
-                    return FileBody.sendAsync(ctx, options.dataFile, work.fileBytes());
+                    return FileBody.sendAsync(ctx, options.dataFile(), work.fileBytes());
                 }));
     }
 
@@ -108,7 +108,7 @@ public final class Endpoints {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("twin", "java");
         body.put("port", ctx.req().getLocalPort()); // the port served, not the Host header's
-        body.put("kind", options.pool.toString());
+        body.put("kind", options.pool().toString());
         body.putAll(ServerFigures.of(ctx, reset));
         body.putAll(Pools.figures(pool));
         body.putAll(SchedulerFigures.read());

@@ -39,11 +39,11 @@ public final class HopClient implements AutoCloseable {
     private final BlockingHttp blocking;
 
     public HopClient(ServerOptions options) {
-        this.backend = Objects.requireNonNull(options.backend, "options.backend");
-        this.timeout = Duration.ofMillis(options.hopTimeoutMs);
+        this.backend = Objects.requireNonNull(options.backend(), "options.backend()");
+        this.timeout = Duration.ofMillis(options.hopTimeoutMs());
         this.http = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofMillis(options.hopConnectTimeoutMs))
+                .connectTimeout(Duration.ofMillis(options.hopConnectTimeoutMs()))
                 .executor(callbacks) // the client's own work on virtual threads: no platform pool that grows with load
                 .build();
         this.blocking = BlockingHttp.of(options, http);

@@ -19,7 +19,7 @@ final class JdkBlockingHttp implements BlockingHttp {
 
     JdkBlockingHttp(HttpClient http, ServerOptions options) {
         this.http = http;
-        this.timeout = Duration.ofMillis(options.hopTimeoutMs);
+        this.timeout = Duration.ofMillis(options.hopTimeoutMs());
     }
 
     @Override

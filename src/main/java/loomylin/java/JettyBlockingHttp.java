@@ -23,8 +23,8 @@ final class JettyBlockingHttp implements BlockingHttp {
     private final long timeoutMs;
 
     JettyBlockingHttp(ServerOptions options) {
-        this.timeoutMs = options.hopTimeoutMs;
-        http.setConnectTimeout(options.hopConnectTimeoutMs);
+        this.timeoutMs = options.hopTimeoutMs();
+        http.setConnectTimeout(options.hopConnectTimeoutMs());
         http.setMaxConnectionsPerDestination(65_536);
         http.setMaxRequestsQueuedPerDestination(65_536);
         http.setFollowRedirects(false);

@@ -22,8 +22,8 @@ final class UrlConnectionHttp implements BlockingHttp {
     private final int timeoutMs;
 
     UrlConnectionHttp(ServerOptions options) {
-        this.connectTimeoutMs = options.hopConnectTimeoutMs;
-        this.timeoutMs = options.hopTimeoutMs;
+        this.connectTimeoutMs = options.hopConnectTimeoutMs();
+        this.timeoutMs = options.hopTimeoutMs();
         if (System.getProperty("http.maxConnections") == null) System.setProperty("http.maxConnections", "1000");
     }
 

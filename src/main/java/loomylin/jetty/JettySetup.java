@@ -56,23 +56,23 @@ public final class JettySetup {
             // One acceptor and one selector on every machine: Jetty's defaults grow with the cores and lease
             // those threads from the pool, which would leave qtp:4 a different number of request threads
             // on every machine (none on 16 cores, where it would not even start).
-            ServerConnector connector = Connectors.create(server, SELECTORS, http, options.headerTimeoutMs);
-            connector.setHost(options.host);
-            connector.setPort(options.port);
-            connector.setAcceptQueueSize(options.acceptQueue);
-            connector.setIdleTimeout(options.idleTimeoutMs);
+            ServerConnector connector = Connectors.create(server, SELECTORS, http, options.headerTimeoutMs());
+            connector.setHost(options.host());
+            connector.setPort(options.port());
+            connector.setAcceptQueueSize(options.acceptQueue());
+            connector.setIdleTimeout(options.idleTimeoutMs());
             connector.setReuseAddress(true); // a restart right after kill -9 binds at once
             // On stop, idle keep-alive connections are closed after this long; in-flight ones finish first.
-            connector.setShutdownIdleTimeout(Math.min(1_000, options.graceMs / 2));
+            connector.setShutdownIdleTimeout(Math.min(1_000, options.graceMs() / 2));
             return connector;
         });
         config.jetty.modifyServer(server -> {
             // Stop = stop accepting, let in-flight requests finish within the grace, then close.
-            server.setStopTimeout(options.graceMs);
+            server.setStopTimeout(options.graceMs());
             server.setErrorHandler(new OneLineErrorHandler());
-            if (options.minBodyRate > 0) server.insertHandler(new MinimumDataRateHandler(options.minBodyRate, 0));
+            if (options.minBodyRate() > 0) server.insertHandler(new MinimumDataRateHandler(options.minBodyRate(), 0));
             server.insertHandler(new GracefulHandler());
-            if (options.maxInFlight > 0) server.insertHandler(qos(options));
+            if (options.maxInFlight() > 0) server.insertHandler(qos(options));
             server.insertHandler(new QueryCheck());
             server.insertHandler(new RequestCounts());
         });
@@ -80,10 +80,10 @@ public final class JettySetup {
 
     private static QoSHandler qos(ServerOptions options) {
         QoSHandler qos = new RetryAfterQoSHandler();
-        qos.setMaxRequestCount(options.maxInFlight);
-        qos.setMaxSuspend(Duration.ofMillis(Math.max(1, options.maxInFlightWaitMs)));
+        qos.setMaxRequestCount(options.maxInFlight());
+        qos.setMaxSuspend(Duration.ofMillis(Math.max(1, options.maxInFlightWaitMs())));
         // Jetty reads a zero wait as "wait for ever"; --max-in-flight-wait-ms 0 means "refuse at once"
-        if (options.maxInFlightWaitMs == 0) qos.setMaxSuspendedRequestCount(0);
+        if (options.maxInFlightWaitMs() == 0) qos.setMaxSuspendedRequestCount(0);
         qos.excludePath("/pool"); // the figures must stay readable when the server is at its limit
         return qos;
     }

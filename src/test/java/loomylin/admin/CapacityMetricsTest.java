@@ -50,9 +50,7 @@ class CapacityMetricsTest {
     }
 
     private static ServerOptions limit(int maxInFlight, int waitMs) {
-        ServerOptions o = Twin.options("loom");
-        o.maxInFlight = maxInFlight;
-        o.maxInFlightWaitMs = waitMs;
+        ServerOptions o = Twin.options("loom").withMaxInFlight(maxInFlight).withMaxInFlightWaitMs(waitMs);
         return o;
     }
 

@@ -26,9 +26,7 @@ class MetricsEndpointTest {
     @BeforeAll
     static void start() {
         qtp4 = Twin.JAVA.start(Twin.options("qtp:4"));
-        ServerOptions loom = Twin.options("loom");
-        loom.maxInFlight = 1;
-        loom.maxInFlightWaitMs = 0;
+        ServerOptions loom = Twin.options("loom").withMaxInFlight(1).withMaxInFlightWaitMs(0);
         limited = Twin.JAVA.start(loom);
         AdminOptions options = new AdminOptions();
         options.host = "127.0.0.1";

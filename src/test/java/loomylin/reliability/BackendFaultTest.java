@@ -115,11 +115,9 @@ class BackendFaultTest {
     @ParameterizedTest(name = "{0} {1} {2} hop-client {3}")
     @MethodSource("cases")
     void answersWithTheFailedHopWithinBoundsAndStaysHealthy(Twin twin, String pool, Fault fault, String hopClient) throws Exception {
-        ServerOptions options = Twin.options(pool);
-        options.hopClient = loomylin.jetty.HopClientKind.parse(hopClient);
-        options.backend = URI.create(fault.backend().get());
-        options.hopTimeoutMs = HOP_TIMEOUT_MS;
-        options.hopConnectTimeoutMs = HOP_TIMEOUT_MS;
+        ServerOptions options = Twin.options(pool).withHopClient(loomylin.jetty.HopClientKind.parse(hopClient))
+                .withBackend(URI.create(fault.backend().get())).withHopTimeoutMs(HOP_TIMEOUT_MS)
+                .withHopConnectTimeoutMs(HOP_TIMEOUT_MS);
         Javalin app = twin.start(options);
         try {
             int port = app.port();
@@ -147,9 +145,8 @@ class BackendFaultTest {
     @ParameterizedTest(name = "{0} hop-client {1}")
     @MethodSource("twinsAndHopClients")
     void aHealthyBackendStillWorks(Twin twin, String hopClient) throws Exception {
-        ServerOptions options = Twin.options("loom");
-        options.hopClient = loomylin.jetty.HopClientKind.parse(hopClient);
-        options.backend = URI.create(url(healthy.port()));
+        ServerOptions options = Twin.options("loom").withHopClient(loomylin.jetty.HopClientKind.parse(hopClient))
+                .withBackend(URI.create(url(healthy.port())));
         Javalin app = twin.start(options);
         try {
             for (String route : List.of("/hops-blocking", "/hops-async")) {

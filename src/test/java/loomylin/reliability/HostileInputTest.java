@@ -52,8 +52,7 @@ class HostileInputTest {
     static void start() {
         backend = Backend.start("127.0.0.1", 0, 0, Backend.Fault.NONE);
         for (Twin twin : Twin.values()) {
-            ServerOptions o = Twin.options("loom");
-            o.backend = URI.create("http://127.0.0.1:" + backend.port());
+            ServerOptions o = Twin.options("loom").withBackend(URI.create("http://127.0.0.1:" + backend.port()));
             servers.put(twin, twin.start(o));
         }
     }

@@ -42,9 +42,7 @@ class InFlightLimitTest {
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("servers")
     void excessRequestsGet503WithRetryAfterAndTheCountStaysHonest(Twin twin, String pool) throws Exception {
-        ServerOptions options = Twin.options(pool);
-        options.maxInFlight = LIMIT;
-        options.maxInFlightWaitMs = 100;
+        ServerOptions options = Twin.options(pool).withMaxInFlight(LIMIT).withMaxInFlightWaitMs(100);
         Javalin app = twin.start(options);
         try (ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
             int port = app.port();

@@ -49,13 +49,10 @@ class ProtocolEdgeTest {
 
     @BeforeAll
     static void start() {
-        ServerOptions o = Twin.options("loom");
-        o.idleTimeoutMs = IDLE_MS;
+        ServerOptions o = Twin.options("loom").withIdleTimeoutMs(IDLE_MS);
         app = Twin.JAVA.start(o);
         port = app.port();
-        ServerOptions l = Twin.options("loom");
-        l.maxInFlight = 1;
-        l.maxInFlightWaitMs = 0;
+        ServerOptions l = Twin.options("loom").withMaxInFlight(1).withMaxInFlightWaitMs(0);
         limited = Twin.KOTLIN.start(l);
         backend = Backend.start("127.0.0.1", 0, 0, Backend.Fault.NONE);
     }
@@ -117,8 +114,7 @@ class ProtocolEdgeTest {
     @IntegrationTest
     @Test
     void aRequestQueuedLongerThanTheIdleTimeoutIsStillAnswered() throws Exception {
-        ServerOptions o = Twin.options("qtp:4");
-        o.idleTimeoutMs = IDLE_MS;
+        ServerOptions o = Twin.options("qtp:4").withIdleTimeoutMs(IDLE_MS);
         Javalin small = Twin.JAVA.start(o);
         try (var clients = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();
              Socket silent = RawHttp.connect(small.port(), Duration.ofSeconds(10))) {
@@ -239,8 +235,7 @@ class ProtocolEdgeTest {
     @ParameterizedTest(name = "{0} twin, {1}")
     @MethodSource("twinsAndPools")
     void headersDripFedPastTheDeadlineGet408AndTheClose(Twin twin, String pool) throws Exception {
-        ServerOptions o = Twin.options(pool);
-        o.headerTimeoutMs = HEADER_DEADLINE_MS;
+        ServerOptions o = Twin.options(pool).withHeaderTimeoutMs(HEADER_DEADLINE_MS);
         Javalin server = twin.start(o);
         try {
             assertCutAtTheDeadline(server.port());
@@ -263,8 +258,7 @@ class ProtocolEdgeTest {
 
     @Test
     void aKeepAliveConnectionGetsAFreshDeadlineForEachRequest() throws Exception {
-        ServerOptions o = Twin.options("loom");
-        o.headerTimeoutMs = HEADER_DEADLINE_MS;
+        ServerOptions o = Twin.options("loom").withHeaderTimeoutMs(HEADER_DEADLINE_MS);
         Javalin server = Twin.JAVA.start(o);
         try (Socket s = RawHttp.connect(server.port(), Duration.ofSeconds(10))) {
             // requests on one connection for longer than the deadline in all: each is complete at once

@@ -20,30 +20,19 @@ public enum Twin {
 
     /** Options for a test server on {@code pool}: a short grace so that stopping is quick. */
     public static ServerOptions options(String pool) {
-        ServerOptions o = new ServerOptions();
-        o.pool = PoolKind.parse(pool);
-        o.graceMs = 1_000;
-        return o;
+        return ServerOptions.DEFAULTS.withPool(PoolKind.parse(pool)).withGraceMs(1_000);
     }
 
     /** A started server of this twin on an ephemeral loopback port (the options' host and port are ignored). */
     public Javalin start(ServerOptions options) {
-        ServerOptions o = options.copy();
-        o.host = "127.0.0.1";
-        o.port = 0;
-        o.twin = loomylin.jetty.Twin.valueOf(name());
-        if (o.dataFile == null) {
-            o.dataFile = TestData.file().path();
-            o.dataFileBytes = TestData.file().bytes();
-        }
+        ServerOptions o = options.withHost("127.0.0.1").withPort(0).withTwin(loomylin.jetty.Twin.valueOf(name()));
+        if (o.dataFile() == null) o = o.withDataFile(TestData.file().path()).withDataFileBytes(TestData.file().bytes());
         return servers.apply(o);
     }
 
     /** A started server of this twin on {@code pool}, calling the backend at {@code backend}. */
     public Javalin start(PoolKind pool, String backend) {
-        ServerOptions o = options(pool.toString());
-        o.backend = URI.create(backend);
-        return start(o);
+        return start(options(pool.toString()).withBackend(URI.create(backend)));
     }
 
     @Override

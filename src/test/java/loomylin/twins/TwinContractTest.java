@@ -162,8 +162,7 @@ class TwinContractTest {
         try {
             for (Twin twin : Twin.values()) {
                 loomylin.jetty.ServerOptions o = Twin.options("loom");
-                o.backend = java.net.URI.create("http://127.0.0.1:" + backend.port());
-                o.hopClient = hopClient;
+                o = o.withBackend(java.net.URI.create("http://127.0.0.1:" + backend.port())).withHopClient(hopClient);
                 servers.put(twin, twin.start(o));
             }
             for (String path : List.of("/hops-blocking?delay=0", "/hops-blocking?delay=x", "/hops-blocking?delay=1&delay=2")) {

@@ -39,9 +39,7 @@ class ErrorAnswersTest {
     @Test
     void anUnexpected500IsOneLineForTheClientAndAStackTraceInTheLog() {
         // a route of this test throws what no Loomylin route expects; the answer and the log are ErrorAnswers' own
-        ServerOptions options = new ServerOptions();
-        options.host = "127.0.0.1";
-        options.port = 0;
+        ServerOptions options = ServerOptions.DEFAULTS.withHost("127.0.0.1").withPort(0);
         Javalin app = Javalin.create(config -> {
             JettySetup.apply(config, options);
             ErrorAnswers.apply(config, "/boom");
