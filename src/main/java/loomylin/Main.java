@@ -11,6 +11,7 @@ import loomylin.jetty.Twin;
  * one hop from here: {@link loomylin.java.AppServer} and {@link loomylin.kotlin.AppServer} hold the route tables.
  * <ul>
  *   <li>{@code backend ...}: the backend alone ({@link BackendCommand})</li>
+ *   <li>{@code bare-jetty ...}: a bare Jetty Handler on one pool, the floor under the servers ({@link loomylin.bare.BareJetty})</li>
  *   <li>{@code bench ...}: the benchmark ({@link loomylin.bench.Bench})</li>
  *   <li>{@code clients ...}: the echo seed's client models against a target ({@link loomylin.clients.ClientsCommand})</li>
  *   <li>{@code report ...}: the docs' result sections re-rendered from gfx/results ({@link loomylin.report.ReportCommand})</li>
@@ -27,6 +28,7 @@ public final class Main {
         String[] rest = args.length > 0 ? Arrays.copyOfRange(args, 1, args.length) : args;
         switch (command) {
             case "backend" -> Guard.run(() -> BackendCommand.main(rest));
+            case "bare-jetty" -> Guard.run(() -> loomylin.bare.BareJetty.main(rest));
             case "bench" -> Guard.run(() -> loomylin.bench.Bench.main(rest));
             case "clients" -> Guard.run(() -> loomylin.clients.ClientsCommand.main(rest));
             case "report" -> Guard.run(() -> loomylin.report.ReportCommand.main(rest));

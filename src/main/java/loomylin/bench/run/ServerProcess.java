@@ -58,6 +58,16 @@ public final class ServerProcess implements AutoCloseable {
         return start(launcher, "server " + pool, jvm, args, port, log);
     }
 
+    /**
+     * A bare Jetty server ({@code loomylin bare-jetty}): one Handler answering every request {@code 200 ok} on
+     * {@code pool}, without Javalin or any of Loomylin's handlers; the floor a Loomylin server stands on.
+     */
+    public static ServerProcess bareJetty(String pool, String heap, int port, Path log) throws IOException {
+        List<String> jvm = List.of("-Xms" + heap, "-Xmx" + heap, "-XX:+AlwaysPreTouch");
+        List<String> args = List.of("bare-jetty", "--pool", pool, "--host", HOST, "--port", Integer.toString(port), "--accept-queue", "4096");
+        return start("bare jetty " + pool, jvm, args, port, log);
+    }
+
     public static ServerProcess backend(int port, int delayMs, Path log) throws IOException {
         return backend(List.of(), port, delayMs, log);
     }
