@@ -56,6 +56,14 @@ public final class Bench {
             ConnectionsBench.main(flags, commandLine, System.out);
             return;
         }
+        if (loomylin.bench.crossover.Crossover.NAME.equals(preset)) {
+            loomylin.bench.crossover.Crossover.run(flags, commandLine, System.out);
+            return;
+        }
+        if (loomylin.bench.crossover.Floor.NAME.equals(preset)) {
+            loomylin.bench.crossover.Floor.run(flags, commandLine, System.out);
+            return;
+        }
         if (FibersExperiments.NAME.equals(preset)) {
             FibersExperiments.run(flags, commandLine, System.out);
             return;

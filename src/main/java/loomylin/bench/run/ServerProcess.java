@@ -65,7 +65,7 @@ public final class ServerProcess implements AutoCloseable {
     public static ServerProcess bareJetty(String pool, String heap, int port, Path log) throws IOException {
         List<String> jvm = List.of("-Xms" + heap, "-Xmx" + heap, "-XX:+AlwaysPreTouch");
         List<String> args = List.of("bare-jetty", "--pool", pool, "--host", HOST, "--port", Integer.toString(port), "--accept-queue", "4096");
-        return start("bare jetty " + pool, jvm, args, port, log);
+        return start(List.of(), "bare jetty " + pool, jvm, args, port, log);
     }
 
     public static ServerProcess backend(int port, int delayMs, Path log) throws IOException {
