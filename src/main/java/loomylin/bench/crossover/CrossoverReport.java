@@ -137,23 +137,31 @@ public final class CrossoverReport {
     public static String sentence(List<Crossover.Row> rows) {
         List<String> from = new ArrayList<>();
         List<String> never = new ArrayList<>();
+        List<Integer> waits = waits(rows);
         for (double cpu : cpus(rows)) {
             Integer least = null;
-            for (int wait : waits(rows).reversed()) {
+            for (int wait : waits.reversed()) {
                 Spread s = ratio(rows, new Grid.Cell(wait, cpu), Metric.THROUGHPUT, Versus.PLATFORM);
                 if (s.count() == 0 || s.median() < MATCH) break;
                 least = wait;
             }
             if (least == null) never.add(ms(cpu));
-            else from.add(least + " ms per " + ms(cpu) + " ms of CPU ("
+            else from.add("from a wait of " + least + " ms with " + ms(cpu) + " ms of CPU per request ("
                     + ratio(rows, new Grid.Cell(least, cpu), Metric.THROUGHPUT, Versus.PLATFORM).text(2) + "x there)");
         }
         StringBuilder out = new StringBuilder(String.format(Locale.ROOT,
-                "Crossover: virtual threads (loom) matched or beat the best platform pool's throughput (at least %.2fx) ", MATCH));
-        if (!from.isEmpty()) out.append("once a request waited at least ").append(String.join("; ", from));
+                "Crossover: virtual threads (loom) matched or beat the best platform pool's throughput (at least %.2fx, at that wait and every longer one measured) ", MATCH));
+        if (!from.isEmpty()) out.append(String.join("; ", from));
         if (!never.isEmpty()) out.append(from.isEmpty() ? "" : "; ").append("with ").append(String.join(", ", never))
-                .append(" ms of CPU at no wait measured up to ").append(waits(rows).isEmpty() ? "-" : waits(rows).getLast()).append(" ms");
+                .append(" ms of CPU at no wait measured up to ").append(waits.isEmpty() ? "-" : waits.getLast()).append(" ms");
         return out.append('.').toString();
+    }
+
+    /** The platform pool (or async pool) that was best in most repeats of a cell, for the maps' labels. */
+    static Optional<String> bestPool(List<Crossover.Row> rows, Grid.Cell cell, Metric metric, Versus versus) {
+        return repeats(rows).stream().map(r -> best(rows, cell, r, metric, versus.roles)).flatMap(Optional::stream)
+                .map(r -> r.run().pool().toString()).collect(java.util.stream.Collectors.groupingBy(p -> p, java.util.stream.Collectors.counting()))
+                .entrySet().stream().max(java.util.Map.Entry.comparingByValue()).map(java.util.Map.Entry::getKey);
     }
 
     static String ms(double cpu) {
@@ -187,7 +195,8 @@ public final class CrossoverReport {
                     md.append("| ").append(ms(cpu)).append(" |");
                     for (int w : waits(rows)) {
                         Spread sp = ratio(rows, new Grid.Cell(w, cpu), m, v);
-                        md.append(' ').append(sp.count() == 0 ? "-" : sp.text(2) + "x").append(" |");
+                        md.append(' ').append(sp.count() == 0 ? "-" : sp.text(2) + "x vs `" + bestPool(rows, new Grid.Cell(w, cpu), m, v).orElse("?") + "`")
+                                .append(" |");
                     }
                     md.append('\n');
                 }
@@ -253,6 +262,8 @@ public final class CrossoverReport {
                             centred(g, RunResult.fixed(s.median(), 2) + "x", x + cellW / 2, y + cellH / 2 - 2);
                             if (s.count() > 1 && s.min() != s.max())
                                 centred(g, RunResult.fixed(s.min(), 2) + "-" + RunResult.fixed(s.max(), 2), x + cellW / 2, y + cellH / 2 + 14);
+                            Optional<String> vs = bestPool(rows, new Grid.Cell(waits.get(xi), cpu), metric, versus);
+                            if (vs.isPresent()) centred(g, "vs " + vs.get(), x + cellW / 2, y + cellH / 2 + 28);
                         } else {
                             centred(g, "no data", x + cellW / 2, y + cellH / 2);
                         }
