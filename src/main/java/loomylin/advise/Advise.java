@@ -61,6 +61,7 @@ public final class Advise {
             new Flags.Flag("rate", "REQ/S", null, "your requests per second; advise also offers 1.5x and 2x it (required)"),
             new Flags.Flag("threads", "N", null, "your platform pool's size today: Jetty's QueuedThreadPool maxThreads (required)"),
             new Flags.Flag("body-bytes", "N", "0", "response body bytes, read from a file as /mixed does"),
+            new Flags.Flag("calls", "N", "0", "make the wait N consecutive downstream calls (to Loomylin's backend) instead of a sleep"),
             new Flags.Flag("window", "DURATION", "15s", "each measured window, e.g. 15s"),
             new Flags.Flag("warmup", "DURATION", "5s", "each server's warm-up at your rate before its window"),
             new Flags.Flag("out", "DIR", "advise-results", "where advise.md, advise.csv, advise.png and provenance.json go"),
@@ -75,9 +76,10 @@ public final class Advise {
         return """
                 Usage: java -jar loomylin.jar advise --cpu-ms MS --wait-ms MS --rate REQ/S --threads N [flags]
 
-                Measures your request profile on this machine: /mixed does your CPU (as SHA-256 work), then your wait
-                (a sleep), then sends your body; oha offers it open loop at your rate, 1.5x and 2x, on your platform
-                pool (qtp:THREADS), on loom and on\s""" + Shapes.PREFERRED + """
+                Measures your request profile on this machine: /mixed does your CPU (as SHA-256 work), then your
+                wait (a sleep, or with --calls N that many calls to Loomylin's backend), then sends your body; oha
+                offers it open loop at your rate, 1.5x and 2x, on your platform pool (qtp:THREADS), on loom and on
+                """ + Shapes.PREFERRED + """
                 , a fresh server per run. Prints one page: per pool the
                 achieved rate, p50/p99, CPU per request, OS threads, memory growth and errors; each pool's knee
                 (Little's law, the CPU, measured); a verdict with its numbers; the caveats for your profile; and
@@ -102,7 +104,8 @@ public final class Advise {
 
     /** Runs advise; returns the output directory. {@code page} gets the page, {@code progress} the progress lines. */
     public static Path run(Flags flags, String commandLine, PrintStream page, PrintStream progress) {
-        Profile profile = Profile.parse(flags.get("cpu-ms"), flags.get("wait-ms"), flags.get("rate"), flags.get("threads"), flags.get("body-bytes"));
+        Profile profile = Profile.parse(flags.get("cpu-ms"), flags.get("wait-ms"), flags.get("rate"), flags.get("threads"), flags.get("body-bytes"),
+                flags.get("calls"));
         Duration window = flags.duration("window", Duration.ofSeconds(1), Duration.ofMinutes(10));
         Duration warmup = flags.duration("warmup", Duration.ofSeconds(1), Duration.ofMinutes(5));
         String twin = flags.value("twin", Twin::parse).label();
@@ -132,26 +135,32 @@ public final class Advise {
                     Map.of("server", Provenance.ALL_CPUS, "client", Provenance.ALL_CPUS)).write(dir);
             List<AdvisePage.Run> runs = new ArrayList<>();
             List<RunResult> rows = new ArrayList<>();
-            Progress bar = new Progress(total, progress);
-            StringBuilder csv = new StringBuilder("multiple," + String.join(",", RunResult.COLUMNS) + ",failure\n");
-            for (int rate : rates) { // every pool at one rate before the next rate: drift hits every pool alike
-                for (PoolKind pool : pools) {
-                    RunSpec spec = new RunSpec(pool, endpoint, profile.connections(), rate, Client.OHA, 1);
-                    Files.writeString(log, "=== " + pool + " at " + rate + " req/s\n", java.nio.file.StandardOpenOption.APPEND);
-                    AdvisePage.Run run = one(spec, profile, twin, heap, oha, window, warmup, timeoutS, clientLimit, cores, log);
-                    runs.add(run);
-                    String multiple = RunResult.fixed((double) rate / profile.rate(), 2);
-                    if (run.result() != null) {
-                        rows.add(run.result());
-                        csv.append(multiple).append(',').append(String.join(",", run.result().csvFields())).append(",\n");
-                        bar.done(runs.size(), run.result());
-                    } else {
-                        csv.append(multiple).append(',').append(pool).append(',').append(endpoint).append(",".repeat(RunResult.COLUMNS.size() - 2))
-                                .append(",\"").append(run.failure().replace("\"", "'")).append("\"\n");
-                        progress.printf("[%d/%d] %s at %d req/s FAILED: %s%n", runs.size(), total, pool, rate, run.failure());
+            ServerProcess backend = profile.usesBackend() ? startBackend(dir.resolve("backend.log")) : null;
+            URI backendUri = backend != null ? backend.uri("") : URI.create("http://" + ServerProcess.HOST + ":1"); // without calls /mixed calls nothing
+            try {
+                Progress bar = new Progress(total, progress);
+                StringBuilder csv = new StringBuilder("multiple," + String.join(",", RunResult.COLUMNS) + ",failure\n");
+                for (int rate : rates) { // every pool at one rate before the next rate: drift hits every pool alike
+                    for (PoolKind pool : pools) {
+                        RunSpec spec = new RunSpec(pool, endpoint, profile.connections(), rate, Client.OHA, 1);
+                        Files.writeString(log, "=== " + pool + " at " + rate + " req/s\n", java.nio.file.StandardOpenOption.APPEND);
+                        AdvisePage.Run run = one(spec, profile, twin, heap, oha, window, warmup, timeoutS, clientLimit, cores, log, backendUri);
+                        runs.add(run);
+                        String multiple = RunResult.fixed((double) rate / profile.rate(), 2);
+                        if (run.result() != null) {
+                            rows.add(run.result());
+                            csv.append(multiple).append(',').append(String.join(",", run.result().csvFields())).append(",\n");
+                            bar.done(runs.size(), run.result());
+                        } else {
+                            csv.append(multiple).append(',').append(pool).append(',').append(endpoint).append(",".repeat(RunResult.COLUMNS.size() - 2))
+                                    .append(",\"").append(run.failure().replace("\"", "'")).append("\"\n");
+                            progress.printf("[%d/%d] %s at %d req/s FAILED: %s%n", runs.size(), total, pool, rate, run.failure());
+                        }
+                        Files.writeString(dir.resolve(CSV), csv.toString());
                     }
-                    Files.writeString(dir.resolve(CSV), csv.toString());
                 }
+            } finally {
+                if (backend != null) backend.close();
             }
             String chart = null;
             if (Charts.write(dir, endpoint, true, pools, rows)) {
@@ -178,12 +187,11 @@ public final class Advise {
     }
 
     private static AdvisePage.Run one(RunSpec spec, Profile p, String twin, String heap, Path oha, Duration window, Duration warmup, int timeoutS,
-                                      int clientLimit, int cores, Path log) throws IOException {
+                                      int clientLimit, int cores, Path log, URI backend) throws IOException {
         ServerProcess server = null;
         try {
             for (int attempt = 1; ; attempt++) {
-                server = ServerProcess.server(spec.pool().toString(), twin, heap, FreePort.pick(), URI.create("http://" + ServerProcess.HOST + ":1"),
-                        HopClientKind.URL, log);
+                server = ServerProcess.server(spec.pool().toString(), twin, heap, FreePort.pick(), backend, HopClientKind.URL, log);
                 try {
                     server.awaitPool(spec.pool().toString(), twin);
                     break;
@@ -204,6 +212,21 @@ public final class Advise {
             throw new StartupFailure("advise: interrupted");
         } finally {
             if (server != null) server.close();
+        }
+    }
+
+    /** The backend the wait's calls go to: its own JVM for the whole of advise. */
+    private static ServerProcess startBackend(Path log) throws IOException {
+        Files.writeString(log, "");
+        for (int attempt = 1; ; attempt++) {
+            ServerProcess backend = ServerProcess.backend(FreePort.pick(), 0, log);
+            try {
+                backend.awaitReady("/echo?delay=0&bytes=0");
+                return backend;
+            } catch (StartupFailure e) {
+                backend.close();
+                if (!backend.portTaken() || attempt == 3) throw e;
+            }
         }
     }
 

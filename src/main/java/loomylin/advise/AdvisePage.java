@@ -74,9 +74,10 @@ public final class AdvisePage {
         StringBuilder out = new StringBuilder();
         out.append(String.format(Locale.ROOT, "# advise: %s ms CPU + %d ms wait per request at %d req/s, on qtp:%d today%n%n",
                 Profile.fmt(p.cpuMs()), p.waitMs(), p.rate(), p.threads()));
-        out.append(String.format(Locale.ROOT, "Simulated as `/%s` (%.0f SHA-256 iterations per ms of CPU on this machine), offered open loop with oha"
+        out.append(String.format(Locale.ROOT, "Simulated as `/%s` (%.0f SHA-256 iterations per ms of CPU on this machine%s), offered open loop with oha"
                 + " (latency from each request's intended send time) at %s req/s, %s, a fresh server JVM per run; %d cores.%n%n",
-                query, iterationsPerMs, join(p.rates()), windows, cores));
+                query, iterationsPerMs, p.usesBackend() ? "; the wait as " + p.calls() + " consecutive calls to Loomylin's backend, whose delays add up to it"
+                        : "; the wait as a sleep", join(p.rates()), windows, cores));
         out.append("## Verdict\n\n").append(verdict(p, cores, pools, runs)).append("\n\n");
         out.append("## Per pool\n\n| pool | offered req/s | achieved req/s | p50 ms | p99 ms | CPU ms/req | OS threads | memory growth MB | errors | held |\n"
                 + "|---|---|---|---|---|---|---|---|---|---|\n");
@@ -180,9 +181,15 @@ public final class AdvisePage {
                             + " add no capacity past the CPU's knee (%s), and an unbounded virtual-thread server admits every request and then answers none in time:"
                             + " cap admission (Loomylin's --max-in-flight, Jetty's QoSHandler).", p.rates().getLast(), RunResult.fixed(cpu, 3), coresAtTop, cores,
                     rate(Profile.cpuKnee(cores, cpu))));
-        if (p.waitMs() > 0)
+        if (p.usesBackend())
+            out.add(String.format(Locale.ROOT, "A downstream limit: the %d ms wait is %d call(s) to Loomylin's backend, which answers every call after its delay"
+                            + " without a limit of its own. A real database or service has one: at %d req/s Little's law holds %.1f calls in flight"
+                            + " (%d req/s x %s s), %d calls per second; a connection pool smaller than that queues them whatever the server's threads,"
+                            + " and becomes the knee.", p.waitMs(), p.calls(), p.rates().getLast(), p.rates().getLast() * p.waitMs() / 1000.0, p.rates().getLast(),
+                    RunResult.fixed(p.waitMs() / 1000.0, 3), p.rates().getLast() * p.calls()));
+        else if (p.waitMs() > 0)
             out.add(String.format(Locale.ROOT, "A downstream limit: the %d ms wait is simulated by a sleep, which has no limit of its own. A database or HTTP client"
-                            + " has one: at %d req/s Little's law holds %.0f calls in flight (%d req/s x %s s); a connection pool smaller than that queues them"
+                            + " has one: at %d req/s Little's law holds %.1f calls in flight (%d req/s x %s s); a connection pool smaller than that queues them"
                             + " whatever the server's threads, and becomes the knee.", p.waitMs(), p.rates().getLast(), p.rates().getLast() * p.waitMs() / 1000.0,
                     p.rates().getLast(), RunResult.fixed(p.waitMs() / 1000.0, 3)));
         if (p.bodyBytes() >= LARGE_BODY_BYTES)

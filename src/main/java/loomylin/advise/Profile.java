@@ -11,11 +11,12 @@ import loomylin.web.Params;
 
 /**
  * The user's request as {@code advise} reads it, checked before anything runs: {@code cpuMs} of CPU, then
- * {@code waitMs} of blocking wait, then a body of {@code bodyBytes}, at {@code rate} requests per second on a
- * platform pool of {@code threads} today. A profile the machine cannot serve or the servers cannot simulate is
- * refused with one line ({@link UsageError}, exit 2).
+ * {@code waitMs} of blocking wait (a sleep, or with {@code calls} N that many consecutive downstream calls whose
+ * delays add up to it), then a body of {@code bodyBytes}, at {@code rate} requests per second on a platform pool
+ * of {@code threads} today. A profile the machine cannot serve or the servers cannot simulate is refused with
+ * one line ({@link UsageError}, exit 2).
  */
-public record Profile(double cpuMs, int waitMs, int rate, int threads, int bodyBytes) {
+public record Profile(double cpuMs, int waitMs, int rate, int threads, int bodyBytes, int calls) {
     /** The rates offered, as multiples of the user's. */
     public static final List<Double> MULTIPLES = List.of(1.0, 1.5, 2.0);
     public static final double CPU_MS_MAX = 1000;
@@ -36,14 +37,17 @@ public record Profile(double cpuMs, int waitMs, int rate, int threads, int bodyB
                     + ", got '" + threads + "'");
         if (bodyBytes < 0 || bodyBytes > Limits.DATA_FILE_BYTES_DEFAULT)
             throw new UsageError("--body-bytes must be from 0 to " + Limits.DATA_FILE_BYTES_DEFAULT + " (the servers' data file), got '" + bodyBytes + "'");
+        if (calls < 0 || calls > Limits.CALLS_MAX)
+            throw new UsageError("--calls must be from 0 (the wait is a sleep) to " + Limits.CALLS_MAX + ", got '" + calls + "'");
         if (waitMs < cpuMs)
             throw new UsageError("--wait-ms " + waitMs + " is shorter than --cpu-ms " + fmt(cpuMs) + ": advise compares pools for requests that wait at least as long"
                     + " as they compute; CPU-bound work gains no capacity from virtual threads (docs/results.md, CPU-bound work)");
     }
 
     /** Reads the flags' text strictly: a decimal for the CPU, whole numbers for the rest. */
-    public static Profile parse(String cpuMs, String waitMs, String rate, String threads, String bodyBytes) {
-        return new Profile(decimal("cpu-ms", cpuMs), whole("wait-ms", waitMs), whole("rate", rate), whole("threads", threads), whole("body-bytes", bodyBytes));
+    public static Profile parse(String cpuMs, String waitMs, String rate, String threads, String bodyBytes, String calls) {
+        return new Profile(decimal("cpu-ms", cpuMs), whole("wait-ms", waitMs), whole("rate", rate), whole("threads", threads), whole("body-bytes", bodyBytes),
+                whole("calls", calls));
     }
 
     /**
@@ -89,9 +93,14 @@ public record Profile(double cpuMs, int waitMs, int rate, int threads, int bodyB
         return cpuMsPerRequest > 0 ? cores * 1000.0 / cpuMsPerRequest : Double.POSITIVE_INFINITY;
     }
 
+    /** Whether the wait is made of calls to the backend, which then must run. */
+    public boolean usesBackend() {
+        return calls > 0;
+    }
+
     /** The /mixed query that simulates this request with {@code iterations} SHA-256 iterations for its CPU. */
     public String query(int iterations) {
-        return "mixed?cpu=" + iterations + "&sleep=" + waitMs + "&file=" + bodyBytes;
+        return "mixed?cpu=" + iterations + "&sleep=" + waitMs + "&file=" + bodyBytes + (calls > 0 ? "&calls=" + calls : "");
     }
 
     static String fmt(double ms) {

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 
 /** advise's page from given rows: held rates, knees, the verdict's direction, the caveats that apply, and what limited the runs. */
 class AdvisePageTest {
-    private static final Profile PROFILE = Profile.parse("2", "40", "300", "200", "0");
+    private static final Profile PROFILE = Profile.parse("2", "40", "300", "200", "0", "0");
     private static final PoolKind MINE = PoolKind.qtp(200);
     private static final PoolKind LOOM = PoolKind.loom();
     private static final List<PoolKind> POOLS = List.of(MINE, LOOM);
@@ -73,7 +73,7 @@ class AdvisePageTest {
 
     @Test
     void aCpuBoundProfileGetsTheAdmissionControlCaveat() {
-        Profile heavy = Profile.parse("3", "40", "300", "200", "0");
+        Profile heavy = Profile.parse("3", "40", "300", "200", "0", "0");
         List<AdvisePage.Run> runs = every(LOOM, 60, 60, 60); // 2.5 ms CPU per request measured: 1.5 cores at 600 req/s
         assertTrue(AdvisePage.caveats(heavy, 2, List.of(LOOM), runs).stream().anyMatch(c -> c.startsWith("CPU-bound at these rates")));
     }
@@ -84,8 +84,15 @@ class AdvisePageTest {
     }
 
     @Test
+    void aWaitOfBackendCallsGetsTheDownstreamCaveatCountingTheCalls() {
+        List<String> caveats = AdvisePage.caveats(Profile.parse("2", "40", "300", "200", "0", "2"), 64, POOLS, List.of());
+        assertTrue(caveats.stream().anyMatch(c -> c.startsWith("A downstream limit: the 40 ms wait is 2 call(s)") && c.contains("1200 calls per second")),
+                caveats.toString());
+    }
+
+    @Test
     void aLargeBodyGetsTheCappedVirtualThreadPoolAndFileReadCaveats() {
-        List<String> caveats = AdvisePage.caveats(Profile.parse("0", "0", "10", "200", "100000"), 64, POOLS, List.of());
+        List<String> caveats = AdvisePage.caveats(Profile.parse("0", "0", "10", "200", "100000", "0"), 64, POOLS, List.of());
         assertTrue(caveats.stream().anyMatch(c -> c.contains("capped by maxThreads")), caveats.toString());
         assertTrue(caveats.stream().anyMatch(c -> c.startsWith("File reads")), caveats.toString());
     }

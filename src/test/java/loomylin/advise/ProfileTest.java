@@ -14,17 +14,17 @@ import org.junit.jupiter.api.Test;
 class ProfileTest {
 
     private static UsageError refused(String cpu, String wait, String rate, String threads, String body) {
-        return assertThrows(UsageError.class, () -> Profile.parse(cpu, wait, rate, threads, body));
+        return assertThrows(UsageError.class, () -> Profile.parse(cpu, wait, rate, threads, body, "0"));
     }
 
     @Test
     void theRatesAreTheUsersOneAndAHalfAndTwice() {
-        assertEquals(List.of(300, 450, 600), Profile.parse("2", "40", "300", "200", "0").rates());
+        assertEquals(List.of(300, 450, 600), Profile.parse("2", "40", "300", "200", "0", "0").rates());
     }
 
     @Test
     void theQuerySimulatesCpuWaitAndBodyOnMixed() {
-        assertEquals("mixed?cpu=4800&sleep=40&file=1000", Profile.parse("2", "40", "300", "200", "1000").query(4800));
+        assertEquals("mixed?cpu=4800&sleep=40&file=1000", Profile.parse("2", "40", "300", "200", "1000", "0").query(4800));
     }
 
     @Test
@@ -40,8 +40,21 @@ class ProfileTest {
 
     @Test
     void connectionsHoldFourTimesWhatLittlesLawKeepsInFlightAtTwiceTheRate() {
-        assertEquals(101, Profile.parse("2", "40", "300", "200", "0").connections()); // 4 x 600/s x 0.042 s = 100.8
-        assertEquals(Profile.MIN_CONNECTIONS, Profile.parse("0", "1", "10", "200", "0").connections());
+        assertEquals(101, Profile.parse("2", "40", "300", "200", "0", "0").connections()); // 4 x 600/s x 0.042 s = 100.8
+        assertEquals(Profile.MIN_CONNECTIONS, Profile.parse("0", "1", "10", "200", "0", "0").connections());
+    }
+
+    @Test
+    void callsJoinTheQueryAndNeedTheBackend() {
+        Profile p = Profile.parse("2", "40", "300", "200", "0", "3");
+        assertEquals("mixed?cpu=4800&sleep=40&file=0&calls=3", p.query(4800));
+        assertTrue(p.usesBackend());
+    }
+
+    @Test
+    void moreCallsThanMixedTakesAreRefused() {
+        UsageError e = assertThrows(UsageError.class, () -> Profile.parse("2", "40", "300", "200", "0", "101"));
+        assertTrue(e.getMessage().startsWith("--calls must be from 0"), e.getMessage());
     }
 
     @Test
@@ -80,18 +93,18 @@ class ProfileTest {
 
     @Test
     void aRateWhoseCpuNeedsMoreThanTheMachinesCoresIsRefused() {
-        UsageError e = assertThrows(UsageError.class, () -> Profile.parse("2", "40", "1000", "200", "0").checkMachine(2, OptionalLong.empty()));
+        UsageError e = assertThrows(UsageError.class, () -> Profile.parse("2", "40", "1000", "200", "0", "0").checkMachine(2, OptionalLong.empty()));
         assertTrue(e.getMessage().startsWith("--rate 1000 x --cpu-ms 2 needs 2.0 cores"), e.getMessage());
     }
 
     @Test
     void moreConnectionsThanTheOpenFileLimitIsRefused() {
-        UsageError e = assertThrows(UsageError.class, () -> Profile.parse("0", "10000", "1000", "200", "0").checkMachine(2, OptionalLong.of(1024)));
+        UsageError e = assertThrows(UsageError.class, () -> Profile.parse("0", "10000", "1000", "200", "0", "0").checkMachine(2, OptionalLong.of(1024)));
         assertTrue(e.getMessage().contains("open-file limit is 1024"), e.getMessage());
     }
 
     @Test
     void aProfileTheMachineCanOfferPasses() {
-        Profile.parse("2", "40", "300", "200", "0").checkMachine(2, OptionalLong.of(1024));
+        Profile.parse("2", "40", "300", "200", "0", "0").checkMachine(2, OptionalLong.of(1024));
     }
 }

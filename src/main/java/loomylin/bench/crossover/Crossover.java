@@ -61,7 +61,7 @@ public final class Crossover {
     }
 
     /** The runs' settings read from the bench's flags. */
-    record Settings(List<Integer> waits, List<Double> cpus, int concurrency, int measureS, Duration warmup, int repeat, String twin,
+    record Settings(List<Integer> waits, List<Double> cpus, int calls, int concurrency, int measureS, Duration warmup, int repeat, String twin,
                     String heap, int timeoutS, int clientLimitPct, Path wrk, Path out) {
         long estimateS(int runs) {
             return runs * (measureS + warmup.toSeconds() + OVERHEAD_S);
@@ -76,6 +76,7 @@ public final class Crossover {
         }).distinct().sorted().toList();
         List<Double> cpus = list(flags, "cpus", CPUS_MS.stream().map(String::valueOf).toList()).stream()
                 .map(c -> number(c, "--cpus", 0, 100)).distinct().sorted().toList();
+        int calls = flags.get("calls") == null ? 0 : flags.integer("calls", 0, Limits.CALLS_MAX);
         int concurrency = flags.get("concurrency") == null ? CONCURRENCY : flags.integer("concurrency", 1, 10_000);
         int measureS = flags.get("measure") == null ? MEASURE_S : flags.integer("measure", 1, 600);
         Duration warmup = flags.get("warmup") == null ? WARMUP : flags.duration("warmup", Duration.ofSeconds(1), Duration.ofMinutes(5));
@@ -84,7 +85,7 @@ public final class Crossover {
         String heap = flags.get("heap") == null ? HEAP : flags.get("heap").trim();
         if (!heap.matches("\\d{1,6}[mMgG]")) throw new UsageError("--heap must be a size such as 512m or 1g, got '" + Params.printable(heap) + "'");
         Path wrk = ClientBinary.locate(Client.WRK, flags.get("wrk") == null ? null : Path.of(flags.get("wrk")));
-        return new Settings(waits, cpus, concurrency, measureS, warmup, repeat, twin, heap, flags.integer("timeout", 1, 600),
+        return new Settings(waits, cpus, calls, concurrency, measureS, warmup, repeat, twin, heap, flags.integer("timeout", 1, 600),
                 flags.integer("client-limit", 1, 100), wrk, Path.of(flags.get("out")).toAbsolutePath());
     }
 
@@ -100,7 +101,8 @@ public final class Crossover {
             Files.writeString(serversLog, "");
             out.printf("bench: preset %s, calibrating /mixed's CPU work%n", NAME);
             Calibration calibration = Calibration.measure();
-            Grid.CpuQuery query = (route, cell) -> route + "?cpu=" + iterations(calibration, cell.cpuMs()) + "&sleep=" + cell.waitMs() + "&file=0";
+            Grid.CpuQuery query = (route, cell) -> route + "?cpu=" + iterations(calibration, cell.cpuMs()) + "&sleep=" + cell.waitMs() + "&file=0"
+                    + (s.calls() > 0 ? "&calls=" + s.calls() : "");
             List<Grid.Run> plan = Grid.plan(s.waits(), s.cpus(), s.concurrency(), cores, s.repeat(), query);
             long estimate = s.estimateS(plan.size());
             out.printf(Locale.ROOT, "bench: %d cells x %d pools = %d runs of %d s after a %d s warm-up at c=%d, about %d minutes; %.0f SHA-256 iterations per ms -> %s%n",
@@ -112,14 +114,20 @@ public final class Crossover {
             Files.writeString(csv, String.join(",", CrossoverReport.CSV_COLUMNS) + "\n");
             List<Row> rows = new ArrayList<>();
             Progress progress = new Progress(plan.size(), out);
-            for (int i = 0; i < plan.size(); i++) {
-                Grid.Run run = plan.get(i);
-                Files.writeString(serversLog, "=== run " + (i + 1) + "/" + plan.size() + ": " + run.describe() + "\n", StandardOpenOption.APPEND);
-                Row row = one(run, s, cores, serversLog);
-                rows.add(row);
-                Files.writeString(csv, CrossoverReport.csvLine(row, calibration), StandardOpenOption.APPEND);
-                if (row.result() != null) progress.done(i + 1, row.result());
-                else out.printf("[%d/%d] %s FAILED: %s%n", i + 1, plan.size(), run.describe(), row.failure());
+            ServerProcess backend = s.calls() > 0 ? startBackend(dir.resolve("backend.log")) : null;
+            URI backendUri = backend != null ? backend.uri("") : URI.create("http://" + ServerProcess.HOST + ":1"); // a sleep calls nothing
+            try {
+                for (int i = 0; i < plan.size(); i++) {
+                    Grid.Run run = plan.get(i);
+                    Files.writeString(serversLog, "=== run " + (i + 1) + "/" + plan.size() + ": " + run.describe() + "\n", StandardOpenOption.APPEND);
+                    Row row = one(run, s, cores, serversLog, backendUri);
+                    rows.add(row);
+                    Files.writeString(csv, CrossoverReport.csvLine(row, calibration), StandardOpenOption.APPEND);
+                    if (row.result() != null) progress.done(i + 1, row.result());
+                    else out.printf("[%d/%d] %s FAILED: %s%n", i + 1, plan.size(), run.describe(), row.failure());
+                }
+            } finally {
+                if (backend != null) backend.close();
             }
             CrossoverReport.write(dir, commandLine, s, calibration, rows);
             out.println(CrossoverReport.sentence(rows));
@@ -131,11 +139,10 @@ public final class Crossover {
     }
 
     /** One run on a fresh server; a server that will not start or a wrk that fails is a failed row, not the end of the grid. */
-    private static Row one(Grid.Run run, Settings s, int cores, Path serversLog) throws IOException {
-        URI unused = URI.create("http://" + ServerProcess.HOST + ":1"); // /mixed calls no backend
+    private static Row one(Grid.Run run, Settings s, int cores, Path serversLog, URI backend) throws IOException {
         ServerProcess server = null;
         try {
-            server = start(run, s, unused, serversLog);
+            server = start(run, s, backend, serversLog);
             RunSpec spec = new RunSpec(run.pool(), run.endpoint(), s.concurrency(), 0, Client.WRK, run.repeat());
             int warmupS = (int) Math.max(1, s.warmup().toSeconds());
             RunResult result = TimedRun.run(server, spec, s.twin(), cores, s.clientLimitPct(),
@@ -162,6 +169,21 @@ public final class Crossover {
             } catch (StartupFailure e) {
                 server.close();
                 if (!server.portTaken() || attempt == 3) throw e;
+            }
+        }
+    }
+
+    /** The backend a wait of calls goes to: its own JVM for the whole grid, answering /echo after each call's delay. */
+    private static ServerProcess startBackend(Path log) throws IOException {
+        Files.writeString(log, "");
+        for (int attempt = 1; ; attempt++) {
+            ServerProcess backend = ServerProcess.backend(FreePort.pick(), 0, log);
+            try {
+                backend.awaitReady("/echo?delay=0&bytes=0");
+                return backend;
+            } catch (StartupFailure e) {
+                backend.close();
+                if (!backend.portTaken() || attempt == 3) throw e;
             }
         }
     }

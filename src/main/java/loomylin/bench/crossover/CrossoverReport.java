@@ -176,13 +176,14 @@ public final class CrossoverReport {
         }
         StringBuilder md = new StringBuilder("# The crossover map\n\n");
         md.append("Command: `").append(commandLine).append("` (provenance in provenance.json).\n\n");
-        md.append(String.format(Locale.ROOT, "Each cell is `/mixed?cpu=ITERATIONS&sleep=WAIT&file=0` (%.0f SHA-256 iterations per ms of CPU, calibrated at the start)"
+        md.append(String.format(Locale.ROOT, "Each cell is `/mixed?cpu=ITERATIONS&sleep=WAIT&file=0%s` (%.0f SHA-256 iterations per ms of CPU, calibrated at the start; %s)"
                 + " closed-loop at c=%d with wrk: a %d s warm-up at the same concurrency, then a %d s window; %d repeat(s), interleaved across the pools;"
                 + " a fresh server JVM per run. Pools: `loom`, `qtp:200`, `little` (the platform pool Little's law sizes for the cell:"
                 + " min(c, cores x (wait + cpu) / cpu) request threads plus the connector's 2, cpu taken as at least %s ms), `preferred` (`%s`),"
                 + " and `/mixed-async` on %s. Ratios are loom's figure over the other's, the median of the repeats with their range;"
                 + " for throughput above 1 is better for loom, for p99 and CPU per request below 1.%n%n",
-                calibration.iterationsPerMs(), s.concurrency(), s.warmup().toSeconds(), s.measureS(), s.repeat(), Grid.SIZING_CPU_FLOOR_MS,
+                s.calls() > 0 ? "&calls=" + s.calls() : "", calibration.iterationsPerMs(),
+                s.calls() > 0 ? "the wait as " + s.calls() + " consecutive calls to the backend's /echo" : "the wait as a sleep", s.concurrency(), s.warmup().toSeconds(), s.measureS(), s.repeat(), Grid.SIZING_CPU_FLOOR_MS,
                 Shapes.PREFERRED, String.join(", ", Shapes.ASYNC)));
         md.append(sentence(rows)).append("\n\n");
         charts.forEach(c -> md.append("![").append(c).append("](").append(c).append(")\n\n"));

@@ -60,6 +60,12 @@ class CrossoverTest {
     }
 
     @Test
+    void moreCallsThanMixedTakesIsAUsageError() {
+        UsageError e = assertThrows(UsageError.class, () -> Crossover.settings(flags("--preset", "crossover", "--calls", "101")));
+        assertTrue(e.getMessage().startsWith("--calls must be a whole number from 0 to 100"), e.getMessage());
+    }
+
+    @Test
     void aNegativeCpuIsAUsageError() {
         UsageError e = assertThrows(UsageError.class, () -> Crossover.settings(flags("--preset", "crossover", "--cpus", "-1")));
         assertTrue(e.getMessage().startsWith("--cpus takes numbers from 0 to 100"), e.getMessage());
