@@ -9,6 +9,8 @@ import loomylin.jetty.JettySetup;
 import loomylin.jetty.PoolKind;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
@@ -22,7 +24,9 @@ import org.eclipse.jetty.util.thread.ThreadPool;
  * Loomylin's handlers (counts, histogram, statistics, QoS, graceful stop, error pages). The connector keeps
  * Loomylin's one acceptor and one selector, so that a pool leases the same threads as under a Loomylin server,
  * and its accept queue; everything else is Jetty's default. The handler is blocking (Jetty's default
- * invocation type), so every request is dispatched to the pool as Loomylin's are. SIGTERM stops it.
+ * invocation type), so every request is dispatched to the pool as Loomylin's are. With
+ * {@code --framework javalin} the same answer comes from a Javalin route instead ({@link BareJavalin}): Javalin
+ * with its own defaults, still none of Loomylin's handlers. SIGTERM stops it.
  */
 public final class BareJetty {
     private BareJetty() {
@@ -33,6 +37,7 @@ public final class BareJetty {
             new Flags.Flag("host", "ADDRESS", "127.0.0.1", "the address to listen on"),
             new Flags.Flag("port", "PORT", "7000", "the port to listen on"),
             new Flags.Flag("accept-queue", "N", "4096", "the listening socket's accept queue"),
+            new Flags.Flag("framework", "none|javalin", "none", "none: a Jetty Handler answers; javalin: a Javalin route answers (Javalin's defaults, no Loomylin handler)"),
             new Flags.Flag("help", null, null, "print this help and exit"));
 
     static final byte[] BODY = "ok".getBytes(StandardCharsets.US_ASCII);
@@ -52,8 +57,11 @@ public final class BareJetty {
         PoolKind kind = flags.value("pool", PoolKind::parse);
         int port = flags.integer("port", 0, 65_535);
         int acceptQueue = flags.integer("accept-queue", 1, 65_535);
-        Server server = start(kind, flags.get("host"), port, acceptQueue);
-        System.out.println("bare-jetty: " + kind + " on " + flags.get("host") + ":" + ((ServerConnector) server.getConnectors()[0]).getLocalPort());
+        String framework = flags.get("framework").trim();
+        if (!framework.equals("none") && !framework.equals("javalin"))
+            throw new loomylin.cli.UsageError("--framework must be none or javalin, got '" + loomylin.web.Params.printable(framework) + "'");
+        Server server = framework.equals("javalin") ? BareJavalin.start(kind, flags.get("host"), port, acceptQueue) : start(kind, flags.get("host"), port, acceptQueue);
+        System.out.println("bare-jetty: " + kind + (framework.equals("javalin") ? " with Javalin" : "") + " on " + flags.get("host") + ":" + ((ServerConnector) server.getConnectors()[0]).getLocalPort());
         try {
             server.join();
         } catch (InterruptedException e) {
@@ -61,15 +69,27 @@ public final class BareJetty {
         }
     }
 
+    /** A start failure as one line: "port already in use" when the port is taken. */
+    static StartupFailure failure(String host, int port, Exception e) {
+        String why = String.valueOf(e.getMessage());
+        for (Throwable t = e; t != null; t = t.getCause()) if (t instanceof java.net.BindException) why = "port already in use";
+        return new StartupFailure("bare-jetty on " + host + ":" + port + ": " + why);
+    }
+
+    /** The connector every bare server has: Loomylin's one acceptor and one selector, the accept queue given, HTTP/1.1 as {@code http} configures it. */
+    static ServerConnector connector(Server server, HttpConfiguration http, String host, int port, int acceptQueue) {
+        ServerConnector connector = new ServerConnector(server, JettySetup.ACCEPTORS, JettySetup.SELECTORS, new HttpConnectionFactory(http));
+        connector.setHost(host);
+        connector.setPort(port);
+        connector.setAcceptQueueSize(acceptQueue);
+        return connector;
+    }
+
     /** Starts the server; a port in use (or any start failure) is a one-line StartupFailure. */
     public static Server start(PoolKind kind, String host, int port, int acceptQueue) {
         ThreadPool pool = loomylin.java.Pools.create(kind, "bare-" + kind.type().label);
         Server server = new Server(pool);
-        ServerConnector connector = new ServerConnector(server, JettySetup.ACCEPTORS, JettySetup.SELECTORS);
-        connector.setHost(host);
-        connector.setPort(port);
-        connector.setAcceptQueueSize(acceptQueue);
-        server.addConnector(connector);
+        server.addConnector(connector(server, new HttpConfiguration(), host, port, acceptQueue));
         server.setHandler(new Ok());
         server.setStopAtShutdown(true);
         try {
@@ -80,9 +100,7 @@ public final class BareJetty {
             } catch (Exception ignored) {
                 // the start failure is the message
             }
-            String why = String.valueOf(e.getMessage());
-            for (Throwable t = e; t != null; t = t.getCause()) if (t instanceof java.net.BindException) why = "port already in use";
-            throw new StartupFailure("bare-jetty on " + host + ":" + port + ": " + why);
+            throw failure(host, port, e);
         }
         return server;
     }

@@ -196,7 +196,7 @@ public final class BenchFlags {
                 + " a Little's-law pool, " + loomylin.bench.crossover.Shapes.PREFERRED + ", and /mixed-async on " + String.join(", ", loomylin.bench.crossover.Shapes.ASYNC)
                 + "; wrk windows of --measure (20) s after a --warmup (3s) at c=--concurrency (400); prints its estimate;"
                 + " writes crossover.csv/.md, heat maps, provenance.json"));
-        out.append(String.format("  %-7s %s%n", loomylin.bench.crossover.Floor.NAME, "the floor: a bare Jetty Handler vs Loomylin's /wait-blocking?ms=0 on each pool (--pools), wrk -t1 -c50,"
+        out.append(String.format("  %-7s %s%n", loomylin.bench.crossover.Floor.NAME, "the floor: a bare Jetty Handler, a bare Javalin route and Loomylin's /wait-blocking?ms=0 on each pool (--pools), wrk -t1 -c50,"
                 + " --measure (10) s windows after --warmup (5s), --repeat (2) rounds; a few minutes; writes floor.csv/.md, provenance.json"));
         out.append(String.format("  %-7s %s%n", ConnectionsBench.NAME, "the echo seed: nio, threads and virtual clients x 100-15000 connections and the most the open-file"
                 + " limit allows, against the backend's /echo (1 s); --concurrency lists connections, --measure seconds (10), --repeat (3); writes connections.csv/.md/.png"));

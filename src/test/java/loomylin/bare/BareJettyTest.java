@@ -7,6 +7,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.http.HttpResponse;
 import loomylin.cli.StartupFailure;
+import loomylin.cli.UsageError;
 import loomylin.jetty.PoolKind;
 import loomylin.testing.Http;
 import org.eclipse.jetty.server.Server;
@@ -15,7 +16,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 
-/** The bare Jetty server of the floor: 200 "ok" for any path on every pool kind, and a port in use as one line. */
+/** The bare servers of the floor: 200 "ok" for any path on every pool kind, from a Jetty Handler or a Javalin route; a port in use as one line. */
 class BareJettyTest {
 
     @ParameterizedTest(name = "{0}")
@@ -32,6 +33,28 @@ class BareJettyTest {
         } finally {
             server.stop();
         }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"qtp:32", "loom"})
+    void javalinAnswersTheSameForAnyPath(String pool) throws Exception {
+        Server server = BareJavalin.start(PoolKind.parse(pool), "127.0.0.1", 0, 128);
+        try {
+            int port = ((ServerConnector) server.getConnectors()[0]).getLocalPort();
+            for (String path : new String[] {"/", "/bare-javalin", "/any/deeper/path"}) {
+                HttpResponse<String> r = Http.get("http://127.0.0.1:" + port + path);
+                assertEquals(200, r.statusCode(), path);
+                assertEquals("ok", r.body(), path);
+            }
+        } finally {
+            server.stop();
+        }
+    }
+
+    @Test
+    void anUnknownFrameworkIsAUsageError() {
+        UsageError e = assertThrows(UsageError.class, () -> BareJetty.main(new String[] {"--framework", "spring"}));
+        assertEquals("--framework must be none or javalin, got 'spring'", e.getMessage());
     }
 
     @Test

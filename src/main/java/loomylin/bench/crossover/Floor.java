@@ -31,19 +31,22 @@ import loomylin.jetty.PoolKind;
 import loomylin.jetty.Twin;
 
 /**
- * {@code bench --preset floor}: the floor under the crossover's CPU axis. The same zero-work request on a bare
- * Jetty Handler ({@code loomylin bare-jetty}: no Javalin, none of Loomylin's handlers) and on Loomylin's cheapest
- * endpoint ({@link #LOOMYLIN_ENDPOINT}), on each pool: wrk with one thread and {@link #CONNECTIONS} connections,
- * a window of {@code --measure} seconds after a {@code --warmup} at the same load, a fresh server JVM per run,
- * rounds interleaved (bare and Loomylin side by side on every pool, then the next round). Writes floor.csv,
- * floor.md (CPU per request of each, their difference and ratio, with the range over rounds) and provenance.json.
+ * {@code bench --preset floor}: the floor under the crossover's CPU axis, in three layers. The same zero-work
+ * request on a bare Jetty Handler ({@code loomylin bare-jetty}: no Javalin, none of Loomylin's handlers), on a
+ * bare Javalin route ({@code bare-jetty --framework javalin}: Javalin's defaults, none of Loomylin's handlers)
+ * and on Loomylin's cheapest endpoint ({@link #LOOMYLIN_ENDPOINT}), on each pool: wrk with one thread and
+ * {@link #CONNECTIONS} connections, a window of {@code --measure} seconds after a {@code --warmup} at the same
+ * load, a fresh server JVM per run, rounds interleaved (the three side by side on every pool, then the next
+ * round). Writes floor.csv, floor.md (per pool each layer's CPU per request and what Javalin and Loomylin's
+ * handlers add, with the range over rounds) and provenance.json.
  */
 public final class Floor {
     public static final String NAME = "floor";
     public static final List<String> POOLS = List.of("qtp:32", "loom", "jetty-vtp", Shapes.PREFERRED);
     public static final String LOOMYLIN_ENDPOINT = "wait-blocking?ms=0";
-    /** What the bare server's row names as its endpoint: any path gets its 200 "ok". */
-    public static final Endpoint BARE_ENDPOINT = new Endpoint("bare-jetty", "");
+    /** What the bare servers' rows name as their endpoint: any path gets their 200 "ok". */
+    public static final Endpoint BARE_JETTY = new Endpoint("bare-jetty", "");
+    public static final Endpoint BARE_JAVALIN = new Endpoint("bare-javalin", "");
     public static final int CONNECTIONS = 50;
     public static final int WRK_THREADS = 1;
     public static final int MEASURE_S = 10;
@@ -55,7 +58,7 @@ public final class Floor {
 
     /** Which server a run measured. */
     public enum Server {
-        BARE("bare-jetty"), LOOMYLIN("loomylin");
+        BARE("bare-jetty"), JAVALIN("bare-javalin"), LOOMYLIN("loomylin");
 
         public final String label;
 
@@ -99,7 +102,7 @@ public final class Floor {
             Files.createDirectories(dir);
             Path log = dir.resolve("servers.log");
             Files.writeString(log, "");
-            out.printf(Locale.ROOT, "bench: preset %s, %d runs (%d pools x bare/loomylin x %d rounds) of %d s after %d s of warm-up, wrk -t%d -c%d, about %d minutes -> %s%n",
+            out.printf(Locale.ROOT, "bench: preset %s, %d runs (%d pools x bare jetty/bare javalin/loomylin x %d rounds) of %d s after %d s of warm-up, wrk -t%d -c%d, about %d minutes -> %s%n",
                     NAME, total, pools.size(), rounds, measureS, warmup.toSeconds(), WRK_THREADS, connections,
                     (total * (measureS + warmup.toSeconds() + Crossover.OVERHEAD_S) + 59) / 60, dir);
             Provenance.collect(commandLine, dir, Map.of("wrk", ClientBinary.version(Client.WRK, wrk)),
@@ -114,7 +117,12 @@ public final class Floor {
                 for (PoolKind pool : pools) {
                     for (Server server : Server.values()) {
                         Files.writeString(log, "=== " + server.label + " " + pool + " round " + round + "\n", StandardOpenOption.APPEND);
-                        RunSpec spec = new RunSpec(pool, server == Server.BARE ? BARE_ENDPOINT : loomylin, connections, 0, Client.WRK, round);
+                        Endpoint endpoint = switch (server) {
+                            case BARE -> BARE_JETTY;
+                            case JAVALIN -> BARE_JAVALIN;
+                            case LOOMYLIN -> loomylin;
+                        };
+                        RunSpec spec = new RunSpec(pool, endpoint, connections, 0, Client.WRK, round);
                         Row row = one(server, spec, twin, heap, wrk, measureS, (int) Math.max(1, warmup.toSeconds()), timeoutS, clientLimit, cores, log);
                         rows.add(row);
                         Files.writeString(csv, csvLine(row), StandardOpenOption.APPEND);
@@ -136,11 +144,11 @@ public final class Floor {
         ServerProcess server = null;
         try {
             for (int attempt = 1; ; attempt++) {
-                server = which == Server.BARE ? ServerProcess.bareJetty(spec.pool().toString(), heap, FreePort.pick(), log)
+                server = which != Server.LOOMYLIN ? ServerProcess.bare(spec.pool().toString(), which == Server.JAVALIN, heap, FreePort.pick(), log)
                         : ServerProcess.server(spec.pool().toString(), twin, heap, FreePort.pick(), URI.create("http://" + ServerProcess.HOST + ":1"),
                         HopClientKind.URL, log);
                 try {
-                    if (which == Server.BARE) server.awaitReady("/");
+                    if (which != Server.LOOMYLIN) server.awaitReady("/");
                     else server.awaitPool(spec.pool().toString(), twin);
                     break;
                 } catch (StartupFailure e) {
@@ -148,7 +156,7 @@ public final class Floor {
                     if (!server.portTaken() || attempt == 3) throw e;
                 }
             }
-            RunResult result = TimedRun.run(server, spec, which == Server.BARE ? "-" : twin, cores, clientLimit,
+            RunResult result = TimedRun.run(server, spec, which == Server.LOOMYLIN ? twin : "-", cores, clientLimit,
                     (url, sampler) -> WrkRun.measure(wrk, url, warmupS, spec.concurrency(), timeoutS, WRK_THREADS, sampler),
                     (url, sampler) -> WrkRun.measure(wrk, url, measureS, spec.concurrency(), timeoutS, WRK_THREADS, sampler));
             return new Row(which, spec.pool(), spec.repeat(), result, null);
@@ -170,51 +178,62 @@ public final class Floor {
         return String.join(",", fields) + "\n";
     }
 
-    /** Per pool: each server's CPU per request and rate, Loomylin's extra CPU per request and its ratio to bare Jetty, per round. */
+    /** Per pool: each layer's CPU per request and rate, and what Javalin and Loomylin's handlers add per request, per round. */
     static String report(String commandLine, List<PoolKind> pools, List<Row> rows, int connections, int measureS, Duration warmup) {
-        StringBuilder md = new StringBuilder("# The floor: a bare Jetty Handler beside Loomylin\n\n");
+        StringBuilder md = new StringBuilder("# The floor: bare Jetty, bare Javalin and Loomylin\n\n");
         md.append("Command: `").append(commandLine).append("` (provenance in provenance.json).\n\n");
-        md.append(String.format(Locale.ROOT, "The same zero-work request on a bare Jetty Handler (`bare-jetty`: 200 \"ok\", no Javalin, no Loomylin handler) and on"
-                + " Loomylin's `/%s`, on each pool: wrk -t%d -c%d, %d s windows after %d s of warm-up at the same load, a fresh server JVM per run."
-                + " CPU per request is the server JVM's CPU time over the window divided by its answers; the median of the rounds with their range.%n%n",
+        md.append(String.format(Locale.ROOT, "The same zero-work request on a bare Jetty Handler (`bare-jetty`: 200 \"ok\", no Javalin, no Loomylin handler),"
+                + " on a bare Javalin route (`bare-jetty --framework javalin`: Javalin's defaults, no Loomylin handler) and on Loomylin's `/%s`, on each pool:"
+                + " wrk -t%d -c%d, %d s windows after %d s of warm-up at the same load, a fresh server JVM per run. CPU per request is the server JVM's"
+                + " CPU time over the window divided by its answers; Javalin's part is bare Javalin's minus bare Jetty's, Loomylin's handlers' part"
+                + " Loomylin's minus bare Javalin's (each per round); the median of the rounds with their range.%n%n",
                 LOOMYLIN_ENDPOINT, WRK_THREADS, connections, measureS, warmup.toSeconds()));
-        md.append("| pool | bare CPU ms/req | Loomylin CPU ms/req | Loomylin - bare ms/req | Loomylin / bare | bare req/s | Loomylin req/s | note |\n"
-                + "|---|---|---|---|---|---|---|---|\n");
+        md.append("| pool | Jetty CPU ms/req | Javalin CPU ms/req | Loomylin CPU ms/req | Javalin adds ms/req | Loomylin's handlers add ms/req"
+                + " | Loomylin's handlers' share of a Loomylin request | Jetty req/s | Javalin req/s | Loomylin req/s | note |\n"
+                + "|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (PoolKind pool : pools) {
-            List<Double> bareCpu = new ArrayList<>();
-            List<Double> loomCpu = new ArrayList<>();
-            List<Double> diff = new ArrayList<>();
-            List<Double> ratio = new ArrayList<>();
-            List<Double> bareRps = new ArrayList<>();
-            List<Double> loomRps = new ArrayList<>();
+            java.util.Map<Server, List<Double>> cpu = new java.util.EnumMap<>(Server.class);
+            java.util.Map<Server, List<Double>> rps = new java.util.EnumMap<>(Server.class);
+            for (Server s : Server.values()) {
+                cpu.put(s, new ArrayList<>());
+                rps.put(s, new ArrayList<>());
+            }
+            List<Double> javalinAdds = new ArrayList<>();
+            List<Double> loomylinAdds = new ArrayList<>();
+            List<Double> loomylinShare = new ArrayList<>();
             List<String> notes = new ArrayList<>();
             for (int round : rows.stream().map(Row::round).distinct().sorted().toList()) {
-                RunResult bare = find(rows, pool, round, Server.BARE);
-                RunResult loom = find(rows, pool, round, Server.LOOMYLIN);
-                if (bare != null) {
-                    bareCpu.add(bare.cpuMsPerRequest());
-                    bareRps.add(bare.rps());
+                java.util.Map<Server, RunResult> r = new java.util.EnumMap<>(Server.class);
+                for (Server s : Server.values()) {
+                    RunResult x = find(rows, pool, round, s);
+                    if (x == null) continue;
+                    r.put(s, x);
+                    cpu.get(s).add(x.cpuMsPerRequest());
+                    rps.get(s).add(x.rps());
+                    if (x.errors() > 0) notes.add(s.label + " " + x.errors() + " errors");
+                    if (x.clientLimited()) notes.add(s.label + " client-limited");
                 }
-                if (loom != null) {
-                    loomCpu.add(loom.cpuMsPerRequest());
-                    loomRps.add(loom.rps());
-                }
-                if (bare != null && loom != null) {
-                    diff.add(loom.cpuMsPerRequest() - bare.cpuMsPerRequest());
-                    ratio.add(loom.cpuMsPerRequest() / bare.cpuMsPerRequest());
-                }
-                for (RunResult r : java.util.Arrays.asList(bare, loom)) {
-                    if (r != null && r.errors() > 0) notes.add(r.errors() + " errors");
-                    if (r != null && r.clientLimited()) notes.add("client-limited");
+                if (r.containsKey(Server.BARE) && r.containsKey(Server.JAVALIN))
+                    javalinAdds.add(r.get(Server.JAVALIN).cpuMsPerRequest() - r.get(Server.BARE).cpuMsPerRequest());
+                if (r.containsKey(Server.JAVALIN) && r.containsKey(Server.LOOMYLIN)) {
+                    double adds = r.get(Server.LOOMYLIN).cpuMsPerRequest() - r.get(Server.JAVALIN).cpuMsPerRequest();
+                    loomylinAdds.add(adds);
+                    loomylinShare.add(100 * adds / r.get(Server.LOOMYLIN).cpuMsPerRequest());
                 }
             }
             long failed = rows.stream().filter(r -> r.pool().equals(pool) && r.result() == null).count();
             if (failed > 0) notes.add(failed + " failed run(s), see floor.csv");
-            md.append(String.format(Locale.ROOT, "| `%s` | %s | %s | %s | %s | %s | %s | %s |%n", pool, Spread.of(bareCpu).text(4), Spread.of(loomCpu).text(4),
-                    Spread.of(diff).text(4), Spread.of(ratio).text(2), Spread.of(bareRps).text(0), Spread.of(loomRps).text(0),
+            md.append(String.format(Locale.ROOT, "| `%s` | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n", pool,
+                    Spread.of(cpu.get(Server.BARE)).text(4), Spread.of(cpu.get(Server.JAVALIN)).text(4), Spread.of(cpu.get(Server.LOOMYLIN)).text(4),
+                    Spread.of(javalinAdds).text(4), Spread.of(loomylinAdds).text(4), percent(Spread.of(loomylinShare)),
+                    Spread.of(rps.get(Server.BARE)).text(0), Spread.of(rps.get(Server.JAVALIN)).text(0), Spread.of(rps.get(Server.LOOMYLIN)).text(0),
                     String.join(", ", notes.stream().distinct().toList())));
         }
         return md.toString();
+    }
+
+    private static String percent(Spread s) {
+        return s.count() == 0 ? "" : s.text(0) + " %";
     }
 
     private static RunResult find(List<Row> rows, PoolKind pool, int round, Server server) {
