@@ -68,7 +68,7 @@ public final class Advise {
             new Flags.Flag("twin", "java|kotlin", "java", "which implementation the servers run"),
             new Flags.Flag("heap", "SIZE", "512m", "fixed heap of each server JVM"),
             new Flags.Flag("timeout", "S", "20", "oha's per-request timeout in seconds; a request that takes longer counts as an error"),
-            new Flags.Flag("client-limit", "PERCENT", "45", "flag a run client-limited when oha used more than this share of all cores"),
+            new Flags.Flag("client-limit", "PERCENT", "90", "flag a run client-limited when oha kept this share of the cores busy, or oha and the server together this share of the machine"),
             new Flags.Flag("oha", "PATH", null, "the oha binary (default: oha on PATH, else ~/.cargo/bin/oha)"),
             new Flags.Flag("help", null, null, "print this help and exit"));
 

@@ -28,8 +28,7 @@ public final class AdvisePage {
     public static final double P99_SLACK_MS = 100;
     /** Bodies from this size up may block their writer on a slow reader: the capped VirtualThreadPool caveat. */
     public static final int LARGE_BODY_BYTES = 64 * 1024;
-    /** The machine limited a run when the server and client together used this share of all cores, or the hypervisor stole this much. */
-    public static final double MACHINE_BUSY_PCT = 90;
+    /** The machine ran slower than it is when the hypervisor stole this share of its CPU time. */
     public static final double STEAL_PCT = 5;
 
     /** The p99 a held rate stays within, in ms. */
@@ -204,7 +203,7 @@ public final class AdvisePage {
         return out;
     }
 
-    /** Runs whose client, or the machine, may have been the limit. */
+    /** Runs whose client, or the machine it shares with the server, may have been the limit. */
     static List<String> limits(List<Run> runs) {
         List<String> out = new ArrayList<>();
         for (Run run : runs) {
@@ -212,10 +211,8 @@ public final class AdvisePage {
             if (r == null) continue;
             String what = run.pool() + " at " + run.offered() + " req/s";
             if (r.clientLimited())
-                out.add(String.format(Locale.ROOT, "%s: the client (oha) used %.0f %% of all cores; it, not the server, may have been the limit.", what, r.clientCpuPct()));
-            else if (r.clientCpuPct() + r.serverCpuPct() >= MACHINE_BUSY_PCT)
-                out.add(String.format(Locale.ROOT, "%s: server and client together used %.0f %% of all cores; the machine was the limit.", what,
-                        r.clientCpuPct() + r.serverCpuPct()));
+                out.add(String.format(Locale.ROOT, "%s: oha used %.0f %% of all cores and the server %.0f %%; the client, or the machine they share,"
+                        + " may have been the limit, not the pool.", what, r.clientCpuPct(), r.serverCpuPct()));
             if (r.stealPct() >= STEAL_PCT)
                 out.add(String.format(Locale.ROOT, "%s: the hypervisor took %.0f %% of the CPU time (steal); the machine ran slower than it is.", what, r.stealPct()));
         }

@@ -33,7 +33,7 @@ public final class TimedRun {
     }
 
     /**
-     * @param clientLimitPct a run whose client used more than this share of all cores is flagged client-limited
+     * @param clientLimitPct how busy counts as saturated for {@link ClientLimit}: client and server share every core here
      */
     public static RunResult run(ServerProcess server, RunSpec spec, String twin, int cores, int clientLimitPct, Load warmup, Load measured)
             throws IOException, InterruptedException {
@@ -56,9 +56,10 @@ public final class TimedRun {
             double cpuS = (cpuAfter - cpuBefore) / ProcStat.TICKS_PER_SECOND;
             double machineS = m.wallS() * cores;
             double clientPct = 100.0 * m.clientCpuS() / machineS;
+            double serverPct = 100.0 * cpuS / machineS;
             return new RunResult(spec, twin, m.sent(), m.answered(), m.ok(), m.sent() - m.ok(), m.wallS(), m.ok() / m.wallS(),
                     warmupRps, m.latency(), cpuS, idleRssKb, Math.max(peaks.rssKb(), idleRssKb), peaks.vszKb(), peaks.threads(),
-                    m.clientCpuS(), clientPct, 100.0 * cpuS / machineS, clientPct > clientLimitPct, stealPct);
+                    m.clientCpuS(), clientPct, serverPct, ClientLimit.of(clientPct, serverPct, cores, cores, true, clientLimitPct), stealPct);
         }
     }
 
