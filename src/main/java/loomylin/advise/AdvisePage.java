@@ -147,9 +147,11 @@ public final class AdvisePage {
             return v.toString();
         }
         String why = mineUp == 0 ? "did not hold your own " + p.rate() + " req/s" : "held up to " + mineUp + " req/s";
+        PoolKind winner = best;
+        List<String> alike = pools.stream().filter(x -> !x.equals(winner) && !x.equals(mine) && heldUpTo(x, runs, p) == bestUp).map(PoolKind::toString).toList();
         double little = Profile.littleKnee(mine, p.serviceS());
-        return String.format(Locale.ROOT, "Virtual threads pay off for this profile: %s held %s (%s), while your qtp:%d %s (%s). Little's law puts qtp:%d's knee at %s"
-                        + " (%d request threads / %s s per request); %s.", best, bestUp == top ? "every rate up to twice yours, " + top + " req/s" : "up to " + bestUp + " req/s",
+        return String.format(Locale.ROOT, "Virtual threads pay off for this profile: %s%s held %s (%s), while your qtp:%d %s (%s). Little's law puts qtp:%d's knee at %s"
+                        + " (%d request threads / %s s per request); %s.", best, alike.isEmpty() ? "" : " (and " + String.join(", ", alike) + ")", bestUp == top ? "every rate up to twice yours, " + top + " req/s" : "up to " + bestUp + " req/s",
                 at(best, runs, bestUp), p.threads(), why, at(mine, runs, firstNotHeld(mine, runs, p)), p.threads(), rate(little),
                 p.threads() - loomylin.jetty.JettySetup.LOOP_THREADS, RunResult.fixed(p.serviceS(), 3),
                 little < top ? "a platform pool of " + (int) Math.ceil(top * p.serviceS() + loomylin.jetty.JettySetup.LOOP_THREADS)

@@ -63,6 +63,17 @@ class AdvisePageTest {
     }
 
     @Test
+    void theVerdictNamesEveryPoolThatHeldAsMuchAsTheBest() {
+        PoolKind preferred = PoolKind.parse(loomylin.bench.crossover.Shapes.PREFERRED);
+        List<AdvisePage.Run> runs = new ArrayList<>(every(MINE, 5_000, 5_000, 9_000));
+        runs.addAll(every(LOOM, 60, 60, 70));
+        runs.addAll(every(preferred, 60, 60, 70));
+        String verdict = AdvisePage.verdict(PROFILE, 2, List.of(MINE, LOOM, preferred), runs);
+        assertTrue(verdict.startsWith("Virtual threads pay off for this profile: loom (and " + preferred + ") held every rate"), verdict);
+        assertTrue(verdict.contains("your qtp:200 did not hold your own 300 req/s"), verdict);
+    }
+
+    @Test
     void theVerdictKeepsTheUsersPoolWhenItHoldsAsMuch() {
         List<AdvisePage.Run> runs = new ArrayList<>(every(MINE, 60, 60, 60));
         runs.addAll(every(LOOM, 60, 60, 60));
