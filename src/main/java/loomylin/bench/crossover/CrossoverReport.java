@@ -147,7 +147,7 @@ public final class CrossoverReport {
             }
             if (least == null) never.add(ms(cpu));
             else from.add("from a wait of " + least + " ms with " + ms(cpu) + " ms of CPU per request ("
-                    + ratio(rows, new Grid.Cell(least, cpu), Metric.THROUGHPUT, Versus.PLATFORM).text(2) + "x there)");
+                    + times(ratio(rows, new Grid.Cell(least, cpu), Metric.THROUGHPUT, Versus.PLATFORM)) + " there)");
         }
         StringBuilder out = new StringBuilder(String.format(Locale.ROOT,
                 "Crossover: virtual threads (loom) matched or beat the best platform pool's throughput (at least %.2fx, at that wait and every longer one measured) ", MATCH));
@@ -162,6 +162,12 @@ public final class CrossoverReport {
         return repeats(rows).stream().map(r -> best(rows, cell, r, metric, versus.roles)).flatMap(Optional::stream)
                 .map(r -> r.run().pool().toString()).collect(java.util.stream.Collectors.groupingBy(p -> p, java.util.stream.Collectors.counting()))
                 .entrySet().stream().max(java.util.Map.Entry.comparingByValue()).map(java.util.Map.Entry::getKey);
+    }
+
+    /** "1.33x (0.69-1.97)", or "1.33x" for one repeat. */
+    static String times(Spread s) {
+        String median = RunResult.fixed(s.median(), 2) + "x";
+        return s.count() > 1 && s.min() != s.max() ? median + " (" + RunResult.fixed(s.min(), 2) + "-" + RunResult.fixed(s.max(), 2) + ")" : median;
     }
 
     static String ms(double cpu) {
@@ -196,7 +202,7 @@ public final class CrossoverReport {
                     md.append("| ").append(ms(cpu)).append(" |");
                     for (int w : waits(rows)) {
                         Spread sp = ratio(rows, new Grid.Cell(w, cpu), m, v);
-                        md.append(' ').append(sp.count() == 0 ? "-" : sp.text(2) + "x vs `" + bestPool(rows, new Grid.Cell(w, cpu), m, v).orElse("?") + "`")
+                        md.append(' ').append(sp.count() == 0 ? "-" : times(sp) + " vs `" + bestPool(rows, new Grid.Cell(w, cpu), m, v).orElse("?") + "`")
                                 .append(" |");
                     }
                     md.append('\n');
