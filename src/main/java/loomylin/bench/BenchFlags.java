@@ -86,6 +86,14 @@ public final class BenchFlags {
                 cpuSets, flags.integer("invocations", 1, 5), flags.on("jfr"));
     }
 
+    /** Refuses, as a usage error, any flag given on the command line that the preset's own runner does not read ({@code honoured}). */
+    public static void only(Flags flags, String preset, java.util.Set<String> honoured) {
+        for (Flags.Flag f : FLAGS)
+            if (!honoured.contains(f.name()) && !flags.all(f.name()).isEmpty())
+                throw new UsageError("--" + f.name() + " does not apply to --preset " + preset + "; it reads " + String.join(", ",
+                        honoured.stream().filter(n -> !n.equals("preset") && !n.equals("help")).sorted().map(n -> "--" + n).toList()));
+    }
+
     /** The CPU sets of the flags; with --target the bench starts no server or backend, so only the client can be pinned. */
     private static CpuSets cpuSets(Flags flags, boolean remote) {
         Map<CpuSets.Role, String> raw = new java.util.EnumMap<>(CpuSets.Role.class);

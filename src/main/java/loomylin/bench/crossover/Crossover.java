@@ -50,6 +50,9 @@ public final class Crossover {
     public static final String HEAP = "512m";
     /** Per run, beyond its warm-up and window: server start, settle, stop; for the estimate printed at the start. */
     public static final int OVERHEAD_S = 5;
+    /** The bench flags this preset reads; the bench refuses any other given with it. */
+    public static final java.util.Set<String> FLAGS = java.util.Set.of("preset", "waits", "cpus", "calls", "concurrency", "measure", "warmup", "repeat",
+            "twin", "heap", "timeout", "client-limit", "wrk", "out", "help");
     public static final String CSV = "crossover.csv";
     public static final String REPORT = "crossover.md";
 

@@ -53,6 +53,9 @@ public final class Floor {
     public static final Duration WARMUP = Duration.ofSeconds(5);
     public static final int REPEAT = 2;
     public static final String HEAP = "512m";
+    /** The bench flags this preset reads; the bench refuses any other given with it. */
+    public static final java.util.Set<String> FLAGS = java.util.Set.of("preset", "pools", "concurrency", "measure", "warmup", "repeat", "twin", "heap",
+            "timeout", "client-limit", "wrk", "out", "help");
     public static final String CSV = "floor.csv";
     public static final String REPORT = "floor.md";
 
