@@ -1,7 +1,7 @@
 # Loomylin in a container: three Javalin servers on ports 7000-7002, the embedded backend on 7003, the admin port on 7004.
 #
 #   docker build -t loomylin .
-#   docker run --rm -p 7000:7000 -p 7001:7001 -p 7002:7002 -p 7003:7003 -p 7004:7004 --name loomylin loomylin [--twin kotlin]
+#   docker run --rm -p 7000:7000 -p 7001:7001 -p 7002:7002 -p 7003:7003 -p 127.0.0.1:7004:7004 --name loomylin loomylin [--twin kotlin]
 #   docker run --rm -p 7003:7003 --name loomylin-backend loomylin backend --delay 333
 #   docker stop loomylin          (graceful: in-flight requests may finish; exit status 0)
 # Podman: podman build --format docker -t loomylin .   (the default OCI format drops the HEALTHCHECK)
@@ -44,6 +44,12 @@ EXPOSE 7000 7001 7002 7003 7004
 # Healthy = the first server answers GET /pool with 200 (`backend` mode: /authenticate with 401, no token).
 # Plain bash over /dev/tcp: the official JRE image has neither curl nor wget. See the script.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 CMD ["/app/healthcheck.sh"]
+
+# Races from the live view in a browser on the host: a published port's connections reach the container from the
+# engine's gateway (the bridge), not loopback. Allow that one address; the race still needs the page's own Origin and
+# Host, so another site's page cannot start one (docs/reliability.md). Publish 7004 on 127.0.0.1 to keep other machines
+# off it: -p 127.0.0.1:7004:7004. LOOMYLIN_RACE_FROM= (empty) allows loopback only.
+ENV LOOMYLIN_RACE_FROM=gateway
 
 # Exec form: java is PID 1 and receives `docker stop`'s SIGTERM itself; Loomylin stops gracefully, exit 0.
 # The heap follows the container's memory limit; an OutOfMemoryError ends the process (the engine may restart

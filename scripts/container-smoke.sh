@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Container smoke test: builds the image from the Dockerfile at the repository's top, runs it the ways the
-# README shows, and checks every route of every server through the published ports, the Kotlin twin, pools
-# and twin from environment variables, `backend --delay 333`, the health check, and a graceful `stop`.
+# README shows, and checks every route of every server through the published ports, a race started through the
+# published admin port the way the live view's page starts it (and refused to another site's page), the Kotlin
+# twin, pools and twin from environment variables, `backend --delay 333`, the health check, and a graceful `stop`.
 #
 #   scripts/container-smoke.sh
 #
@@ -12,8 +13,8 @@
 # Environment (all optional):
 #   CONTAINER_ENGINE                docker | podman (default: the first usable, docker first)
 #   CONTAINER_SMOKE_IMAGE           image tag to build and run (default loomylin)
-#   CONTAINER_SMOKE_PORT            first of four consecutive host ports published to 7000-7003 (default 7000;
-#                                   when unset and 7000-7003 are busy, the first free block of 17000, 27000, ...)
+#   CONTAINER_SMOKE_PORT            first of five consecutive host ports published to 7000-7004 (default 7000;
+#                                   when unset and 7000-7004 are busy, the first free block of 17000, 27000, ...)
 #   CONTAINER_SMOKE_SKIP_BUILD=1    run the image already tagged instead of building it
 #   CONTAINER_SMOKE_BUILD_TIMEOUT   seconds the build may take (default 1800)
 #   CONTAINER_SMOKE_READY_TIMEOUT   seconds a container may take to answer on every port (default 90)
@@ -109,23 +110,23 @@ trap 'exit 130' INT TERM
 
 # ---- which host ports --------------------------------------------------------------------------------------
 port_busy() { timeout 2 bash -c "exec 3<>/dev/tcp/$host/$1" 2>/dev/null; }
-block_free() { local p; for p in "$1" $(($1 + 1)) $(($1 + 2)) $(($1 + 3)); do port_busy "$p" && return 1; done; return 0; }
+block_free() { local p; for p in "$1" $(($1 + 1)) $(($1 + 2)) $(($1 + 3)) $(($1 + 4)); do port_busy "$p" && return 1; done; return 0; }
 if [[ -n "${CONTAINER_SMOKE_PORT:-}" ]]; then
-  if ! [[ "$CONTAINER_SMOKE_PORT" =~ ^[0-9]+$ ]] || ((CONTAINER_SMOKE_PORT < 1 || CONTAINER_SMOKE_PORT > 65532)); then
-    echo "container-smoke: CONTAINER_SMOKE_PORT must be a port from 1 to 65532, got '$CONTAINER_SMOKE_PORT'"; exit 2
+  if ! [[ "$CONTAINER_SMOKE_PORT" =~ ^[0-9]+$ ]] || ((CONTAINER_SMOKE_PORT < 1 || CONTAINER_SMOKE_PORT > 65531)); then
+    echo "container-smoke: CONTAINER_SMOKE_PORT must be a port from 1 to 65531, got '$CONTAINER_SMOKE_PORT'"; exit 2
   fi
   base=$CONTAINER_SMOKE_PORT
-  block_free "$base" || { echo "container-smoke: FAIL: host ports $base-$((base + 3)) (CONTAINER_SMOKE_PORT) are not all free"; exit 1; }
+  block_free "$base" || { echo "container-smoke: FAIL: host ports $base-$((base + 4)) (CONTAINER_SMOKE_PORT) are not all free"; exit 1; }
 else
   base=""
   for candidate in 7000 17000 27000 37000 47000; do
     if block_free "$candidate"; then base=$candidate; break; fi
   done
-  [[ -n "$base" ]] || { echo "container-smoke: FAIL: host ports 7000-7003 are busy and so are the fallbacks; set CONTAINER_SMOKE_PORT"; exit 1; }
-  ((base == 7000)) || say "host ports 7000-7003 are busy (another Loomylin?); publishing on $base-$((base + 3)) instead"
+  [[ -n "$base" ]] || { echo "container-smoke: FAIL: host ports 7000-7004 are busy and so are the fallbacks; set CONTAINER_SMOKE_PORT"; exit 1; }
+  ((base == 7000)) || say "host ports 7000-7004 are busy (another Loomylin?); publishing on $base-$((base + 4)) instead"
 fi
-publish=(-p "$base:7000" -p "$((base + 1)):7001" -p "$((base + 2)):7002" -p "$((base + 3)):7003")
-say "engine $engine ($(timeout 30 "$engine" --version 2>/dev/null | head -1)), image $image, host ports $base-$((base + 3))"
+publish=(-p "$base:7000" -p "$((base + 1)):7001" -p "$((base + 2)):7002" -p "$((base + 3)):7003" -p "$((base + 4)):7004")
+say "engine $engine ($(timeout 30 "$engine" --version 2>/dev/null | head -1)), image $image, host ports $base-$((base + 4))"
 
 # ---- hey, for the bursts -----------------------------------------------------------------------------------
 hey_bin=$(command -v hey || true)
@@ -281,7 +282,7 @@ judge $? "run $image --pools nonsense: one line, exit 2" \
 # ---- the Java twin on the default pools --------------------------------------------------------------------
 main=loomylin-smoke-$$
 start "$main" "${publish[@]}"
-wait_ready "$main" "$base:/pool:200" "$((base + 1)):/pool:200" "$((base + 2)):/pool:200" "$((base + 3)):/authenticate:401"
+wait_ready "$main" "$base:/pool:200" "$((base + 1)):/pool:200" "$((base + 2)):/pool:200" "$((base + 3)):/authenticate:401" "$((base + 4)):/metrics:200"
 kinds=(qtp:4 qtp:32 loom)
 for i in 0 1 2; do
   p=$((base + i)) u="http://$host:$((base + i))"
@@ -306,6 +307,21 @@ for i in 0 1 2; do
     fail "$p hey -n $hey_n -c $hey_c $url: exit $status, $ok2xx x 2xx of $hey_n, $other other $(grep -A3 'Error distribution' <<<"$out" | tail -n +2 | head -2 | tr '\n' ' ')"
   fi
 done
+
+# A race through the published admin port, as the live view's page starts it from a browser on this machine: the
+# connection reaches the container from the engine's gateway, not loopback, and carries the page's Origin and Host.
+admin="http://$host:$((base + 4))"
+expect "$((base + 4)) race from another site's page is 403" "$admin/race" 403 "own page" \
+  -X POST -H "Origin: http://evil.example" --data 'route=/wait-blocking&value=10&concurrency=2&seconds=2'
+expect "$((base + 4)) race from the live view's page starts" "$admin/race" 201 '"state":"running"' \
+  -X POST -H "Origin: $admin" -H 'Sec-Fetch-Site: same-origin' --data 'route=/wait-blocking&value=10&concurrency=2&seconds=2'
+t0=$(now_ms)
+while http "$admin/race"; [[ "$body" != *'"state":"finished"'* ]] && (($(now_ms) - t0 < 30000)); do sleep 0.5; done
+if [[ "$body" == *'"state":"finished"'* && "$body" != *'"requests":0,'* && "$body" == *'"errors":0'* ]]; then
+  pass "$((base + 4)) the race ran on every port: $(grep -o '"requests":[0-9]*' <<<"$body" | tr '\n' ' ')"
+else
+  fail "$((base + 4)) the race did not finish with requests on every port: '$(head -c 300 <<<"$body")'"
+fi
 
 pid1=$(timeout 20 "$engine" exec "$main" cat /proc/1/comm 2>/dev/null)
 [[ "$pid1" == java ]]
@@ -354,6 +370,16 @@ servers() {
 servers "loomylin-smoke-kotlin-$$" kotlin qtp:4,qtp:32,loom -- --twin kotlin
 servers "loomylin-smoke-pools-$$" java qtp:8,jetty-vtp,qtp-vt:8 -e LOOMYLIN_POOLS=qtp:8,jetty-vtp,qtp-vt:8
 servers "loomylin-smoke-env-$$" kotlin qtp:4,qtp:32,jetty-vtp -e LOOMYLIN_TWIN=kotlin -e LOOMYLIN_POOL_7002=jetty-vtp
+
+# Without the image's allowance of its gateway the same page is refused: the published port's connection does not
+# come from loopback. (So the race above ran because of LOOMYLIN_RACE_FROM=gateway, not by accident.)
+loopback_only=loomylin-smoke-loopback-only-$$
+start "$loopback_only" "${publish[@]}" -e LOOMYLIN_RACE_FROM= -- --pools loom --admin-port 7004
+wait_ready "$loopback_only" "$base:/pool:200" "$((base + 4)):/metrics:200"
+expect "$((base + 4)) LOOMYLIN_RACE_FROM= (loopback only): the page's race is 403 through the published port" "$admin/race" 403 \
+  'races start only from this machine \(loopback\) or an address --race-from allows, not from' \
+  -X POST -H "Origin: $admin" --data 'route=/wait-blocking&value=10&concurrency=2&seconds=2'
+stop_check "$loopback_only"
 
 # ---- the backend alone -------------------------------------------------------------------------------------
 backend=loomylin-smoke-backend-$$

@@ -14,6 +14,14 @@ public final class AdminOptions {
     public String reachHost = "localhost";
     /** The servers to report on, in port order. */
     public List<Watched> servers = new ArrayList<>();
+    /** A request whose headers are not complete this long after their first byte gets 408 ({@code --header-timeout-ms}). */
+    public int headerTimeoutMs = 5_000;
+    /** A request body read slower than this many bytes per second fails ({@code --min-body-rate}); 0 = no minimum. */
+    public int minBodyRate = 128;
+    /** {@code --race-from}: who besides loopback may start a race; see {@link RaceAccess#parseFrom}. */
+    public String raceFrom = "";
+    /** {@code --admin-hosts}: Host names besides localhost and IP addresses this port answers /live and races to. */
+    public String adminHosts = "";
     /** The in-process backend's Jetty server, whose threads are counted apart; null when there is none. */
     public Server backend;
 }

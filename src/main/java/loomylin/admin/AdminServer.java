@@ -13,7 +13,9 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
  * The admin port (default 7004), on its own small pool of platform threads so that it answers while a
- * server's pool is saturated. It only reads, except a race, which only loopback clients may start.
+ * server's pool is saturated. It only reads, except a race, which only Loomylin's own page may start, from
+ * loopback or an address {@code --race-from} allows ({@link RaceAccess}); the live figures answer only to a Host
+ * this port is reached by (DNS rebinding).
  * <ul>
  *   <li>{@code GET /metrics}: the Prometheus text format ({@link Metrics})</li>
  *   <li>{@code GET /}: the live view, one page from the class path; chart.js from its webjar</li>
@@ -49,12 +51,15 @@ public final class AdminServer implements AutoCloseable {
                 options.backend == null ? null : options.backend.getThreadPool(), pool, scheduler);
         Metrics metrics = new Metrics(options.servers, owners, scheduler);
         LiveFigures live = new LiveFigures(options.servers, owners, scheduler);
-        Races races = new Races(options.servers, options.reachHost);
+        RaceAccess access = new RaceAccess(RaceAccess.parseFrom(options.raceFrom), RaceAccess.parseHosts(options.adminHosts));
+        Races races = new Races(options.servers, options.reachHost, access);
         String page = resource("/loomylin/live/index.html");
         ServerOptions jetty = new ServerOptions();
         jetty.host = options.host;
         jetty.port = options.port;
         jetty.graceMs = 500;
+        jetty.headerTimeoutMs = options.headerTimeoutMs;
+        jetty.minBodyRate = options.minBodyRate;
         Javalin app = Javalin.create(config -> {
             config.jetty.threadPool = pool;
             JettySetup.apply(config, jetty);
@@ -68,11 +73,14 @@ public final class AdminServer implements AutoCloseable {
             config.routes.get("/", ctx -> ctx.html(page));
             config.routes.get(METRICS, ctx -> ctx.contentType(Metrics.CONTENT_TYPE).result(metrics.scrape()));
             config.routes.get(LIVE, ctx -> {
+                if (!access.mayRead(ctx)) return;
                 Map<String, Object> figures = live.read();
                 figures.put("race", races.describe().orElse(null));
                 ctx.json(figures);
             });
-            config.routes.get(RACE, ctx -> ctx.json(races.describe()));
+            config.routes.get(RACE, ctx -> {
+                if (access.mayRead(ctx)) ctx.json(races.describe());
+            });
             config.routes.post(RACE, races::start);
             config.routes.post(RACE_STOP, races::stop);
         });
@@ -82,6 +90,15 @@ public final class AdminServer implements AutoCloseable {
             live.close();
             throw e;
         }
+    }
+
+    /**
+     * Checks {@code --race-from} and {@code --admin-hosts} as {@link #start} will read them; a mistake is an
+     * {@link IllegalArgumentException} with one line.
+     */
+    public static void checkAccess(String raceFrom, String adminHosts) {
+        RaceAccess.parseFrom(raceFrom);
+        RaceAccess.parseHosts(adminHosts);
     }
 
     private static String resource(String path) {

@@ -6,9 +6,11 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import loomylin.jetty.Admission;
 import loomylin.jetty.RequestCounts;
 
 /**
@@ -23,7 +25,8 @@ final class LiveFigures implements AutoCloseable {
     /** p50 and p99 over this window. */
     static final long LATENCY_WINDOW_MS = 3_000;
 
-    private record Sample(long atNanos, long answers, long[] buckets) {
+    /** {@code waits}: the in-flight limit's admission waits per bucket, or null for a server without a limit. */
+    private record Sample(long atNanos, long answers, long[] buckets, long[] waits) {
     }
 
     private final List<Watched> servers;
@@ -51,7 +54,8 @@ final class LiveFigures implements AutoCloseable {
             for (long n : c.answers()) answers += n;
             Deque<Sample> h = history.get(i);
             synchronized (h) {
-                h.addLast(new Sample(now, answers, c.latencyBuckets()));
+                long[] waits = servers.get(i).admission().map(Admission::waitBuckets).orElse(null);
+                h.addLast(new Sample(now, answers, c.latencyBuckets(), waits));
                 while (h.size() > 2 && now - h.peekFirst().atNanos() > TimeUnit.MILLISECONDS.toNanos(LATENCY_WINDOW_MS + SAMPLE_MS)) h.removeFirst();
             }
         }
@@ -72,6 +76,7 @@ final class LiveFigures implements AutoCloseable {
         v.put("carriers", vt.carriers());
         v.put("mounted", vt.mounted());
         v.put("queued", vt.queued());
+        v.put("utilisation", Math.round(vt.utilisation() * 100) / 100.0);
         out.put("virtualThreads", v);
         return out;
     }
@@ -95,8 +100,7 @@ final class LiveFigures implements AutoCloseable {
         s.put("requestLimit", pool.requestLimit() >= 0 ? pool.requestLimit() : null);
         double seconds = (last.atNanos() - rateFrom.atNanos()) / 1e9;
         s.put("rps", seconds > 0 ? Math.round((last.answers() - rateFrom.answers()) / seconds * 10) / 10.0 : 0);
-        long[] window = new long[last.buckets().length];
-        for (int i = 0; i < window.length; i++) window[i] = last.buckets()[i] - latencyFrom.buckets()[i];
+        long[] window = difference(last.buckets(), latencyFrom.buckets());
         s.put("p50Ms", percentileMs(window, 0.50));
         s.put("p99Ms", percentileMs(window, 0.99));
         s.put("osThreads", pool.platformThreads());
@@ -105,7 +109,21 @@ final class LiveFigures implements AutoCloseable {
         s.put("queued", pool.queued());
         s.put("leased", pool.leased());
         s.put("virtualStarted", pool.virtualStarted() >= 0 ? pool.virtualStarted() : null);
+        s.put("tasksRunning", pool.tasksRunning() >= 0 ? pool.tasksRunning() : null);
+        s.put("tasksWaiting", pool.tasksWaiting() >= 0 ? pool.tasksWaiting() : null);
+        Optional<Admission> admission = w.admission();
+        s.put("admissionLimit", admission.map(Admission::limit).orElse(null));
+        s.put("admitted", admission.map(Admission::admitted).orElse(null));
+        s.put("admissionQueued", admission.map(Admission::queued).orElse(null));
+        s.put("admissionWaitP99Ms", last.waits() == null || latencyFrom.waits() == null ? null
+                : percentileMs(difference(last.waits(), latencyFrom.waits()), 0.99));
         return s;
+    }
+
+    private static long[] difference(long[] later, long[] earlier) {
+        long[] window = new long[later.length];
+        for (int i = 0; i < window.length; i++) window[i] = later[i] - earlier[i];
+        return window;
     }
 
     private static Sample oldestWithin(Deque<Sample> h, long now, long windowMs) {

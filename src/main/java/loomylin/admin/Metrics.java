@@ -16,7 +16,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.ToDoubleFunction;
+import loomylin.jetty.Admission;
 import loomylin.jetty.RequestCounts;
 
 /**
@@ -24,8 +26,10 @@ import loomylin.jetty.RequestCounts;
  * and process metrics ({@code process_*} from {@code /proc/self}: CPU seconds, resident and virtual memory,
  * open file descriptors; {@code jvm_*}: threads, GC, memory) plus Loomylin's own, per server port:
  * {@code loomylin_requests_total} by status class, in flight and its high-water mark, a latency histogram,
- * the pool's threads by state and its queue, virtual threads started; and for the process, OS threads by
- * owner and the virtual-thread scheduler.
+ * the pool's threads by state and its queue, virtual threads started, a capped VirtualThreadPool's tasks running
+ * and waiting for a permit, and the in-flight limit's admitted requests, queue, waits and refusals; and for
+ * the process, OS threads by owner and the virtual-thread scheduler (carriers, virtual threads mounted and
+ * waiting for a carrier, carrier utilisation). docs/reference.md lists every series.
  */
 final class Metrics {
     static final String CONTENT_TYPE = PrometheusTextFormatWriter.CONTENT_TYPE;
@@ -60,9 +64,28 @@ final class Metrics {
         CounterSnapshot.Builder started = CounterSnapshot.builder().name("loomylin_pool_virtual_threads_started")
                 .help("Virtual threads the server's pool started (pools that count them)");
         boolean anyStarted = false;
+        double[] bounds = new double[RequestCounts.BUCKETS_SECONDS.length + 1];
+        System.arraycopy(RequestCounts.BUCKETS_SECONDS, 0, bounds, 0, RequestCounts.BUCKETS_SECONDS.length);
+        bounds[bounds.length - 1] = Double.POSITIVE_INFINITY;
         GaugeSnapshot.Builder limit = GaugeSnapshot.builder().name("loomylin_pool_request_limit")
-                .help("Most requests the pool can run at once: its threads minus those Jetty's acceptor and selector hold (platform pools only)");
+                .help("Most requests the pool can run at once: a platform pool's threads minus those Jetty's acceptor and selector hold, or a VirtualThreadPool's task cap (unbounded virtual-thread pools have none)");
         boolean anyLimit = false;
+        GaugeSnapshot.Builder tasksRunning = GaugeSnapshot.builder().name("loomylin_pool_tasks_running")
+                .help("Tasks holding one of a capped VirtualThreadPool's permits (jetty-vtp:M, qtp-vtp:N:M)");
+        GaugeSnapshot.Builder tasksWaiting = GaugeSnapshot.builder().name("loomylin_pool_tasks_waiting")
+                .help("Tasks parked on their own virtual thread for a capped VirtualThreadPool's permit: requests, and on jetty-vtp:M also Jetty's own I/O tasks");
+        boolean anyTasks = false;
+        GaugeSnapshot.Builder admissionLimit = GaugeSnapshot.builder().name("loomylin_admission_limit")
+                .help("--max-in-flight: the most requests Jetty's QoSHandler admits at once (servers with a limit only)");
+        GaugeSnapshot.Builder admitted = GaugeSnapshot.builder().name("loomylin_admission_in_flight")
+                .help("Requests the limit admitted that have not completed: at the limit, the server is full");
+        GaugeSnapshot.Builder admissionQueued = GaugeSnapshot.builder().name("loomylin_admission_queued")
+                .help("Requests the limit suspended, waiting for a slot");
+        CounterSnapshot.Builder refused = CounterSnapshot.builder().name("loomylin_admission_refused")
+                .help("Requests the limit answered 503: expired = waited --max-in-flight-wait-ms without a slot, queue_full = refused at once");
+        HistogramSnapshot.Builder admissionWait = HistogramSnapshot.builder().name("loomylin_admission_wait_seconds")
+                .help("How long each admitted request waited for its slot");
+        boolean anyAdmission = false;
         for (Watched w : servers) {
             Labels port = Labels.of("port", String.valueOf(w.port()), "pool", w.pool());
             info.dataPoint(InfoSnapshot.InfoDataPointSnapshot.builder().labels(port).build());
@@ -72,9 +95,6 @@ final class Metrics {
                 requests.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder()
                         .labels(port.add("status", RequestCounts.CLASSES[i])).value(answers[i]).build());
             }
-            double[] bounds = new double[RequestCounts.BUCKETS_SECONDS.length + 1];
-            System.arraycopy(RequestCounts.BUCKETS_SECONDS, 0, bounds, 0, RequestCounts.BUCKETS_SECONDS.length);
-            bounds[bounds.length - 1] = Double.POSITIVE_INFINITY;
             latency.dataPoint(HistogramSnapshot.HistogramDataPointSnapshot.builder().labels(port)
                     .classicHistogramBuckets(ClassicHistogramBuckets.of(bounds, counts.latencyBuckets()))
                     .sum(counts.latencySecondsTotal()).build());
@@ -91,6 +111,23 @@ final class Metrics {
                 anyLimit = true;
                 limit.dataPoint(gauge(port, pool.requestLimit()));
             }
+            if (pool.tasksRunning() >= 0) {
+                anyTasks = true;
+                tasksRunning.dataPoint(gauge(port, pool.tasksRunning()));
+                tasksWaiting.dataPoint(gauge(port, pool.tasksWaiting()));
+            }
+            Optional<Admission> admission = w.admission();
+            if (admission.isPresent()) {
+                Admission a = admission.get();
+                anyAdmission = true;
+                admissionLimit.dataPoint(gauge(port, a.limit()));
+                admitted.dataPoint(gauge(port, a.admitted()));
+                admissionQueued.dataPoint(gauge(port, a.queued()));
+                refused.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder().labels(port.add("reason", "expired")).value(a.expired()).build());
+                refused.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder().labels(port.add("reason", "queue_full")).value(a.rejected()).build());
+                admissionWait.dataPoint(HistogramSnapshot.HistogramDataPointSnapshot.builder().labels(port)
+                        .classicHistogramBuckets(ClassicHistogramBuckets.of(bounds, a.waitBuckets())).sum(a.waitSecondsTotal()).build());
+            }
         }
         all.metricSnapshot(info.build()).metricSnapshot(requests.build()).metricSnapshot(latency.build()).metricSnapshot(threads.build());
         all.metricSnapshot(perServer("loomylin_requests_in_flight", "Requests the server's handlers hold now", servers, w -> w.counts().inFlight()));
@@ -98,6 +135,11 @@ final class Metrics {
         all.metricSnapshot(perServer("loomylin_pool_queued_tasks", "Tasks (requests) waiting in the pool's queue for a thread", servers, w -> w.poolFigures().queued()));
         if (anyStarted) all.metricSnapshot(started.build());
         if (anyLimit) all.metricSnapshot(limit.build());
+        if (anyTasks) all.metricSnapshot(tasksRunning.build()).metricSnapshot(tasksWaiting.build());
+        if (anyAdmission) {
+            all.metricSnapshot(admissionLimit.build()).metricSnapshot(admitted.build()).metricSnapshot(admissionQueued.build())
+                    .metricSnapshot(refused.build()).metricSnapshot(admissionWait.build());
+        }
 
         GaugeSnapshot.Builder byOwner = GaugeSnapshot.builder().name("loomylin_os_threads")
                 .help("The process's OS threads by owner: each server port's pool, the in-process backend, the admin port, the virtual-thread carriers, the JVM's own (GC, JIT, timers, HTTP clients), and the total");
@@ -110,6 +152,8 @@ final class Metrics {
             all.metricSnapshot(single("loomylin_virtual_thread_scheduler_carriers", "Carrier threads alive", vt.carriers()));
             all.metricSnapshot(single("loomylin_virtual_threads_mounted", "Virtual threads mounted on a carrier now", vt.mounted()));
             all.metricSnapshot(single("loomylin_virtual_threads_queued", "Virtual threads waiting for a carrier", vt.queued()));
+            all.metricSnapshot(single("loomylin_virtual_thread_carrier_utilisation",
+                    "Virtual threads mounted per carrier the scheduler aims for (mounted / parallelism): 1 = every carrier busy", vt.utilisation()));
         }
         return all.build();
     }

@@ -14,6 +14,11 @@ final class VirtualThreadScheduler {
         boolean known() {
             return parallelism >= 0;
         }
+
+        /** Mounted virtual threads per carrier aimed for: 1 when every carrier runs one; 0 when unknown. */
+        double utilisation() {
+            return parallelism > 0 && mounted >= 0 ? (double) mounted / parallelism : 0;
+        }
     }
 
     Reading read() {

@@ -1,5 +1,7 @@
 package loomylin.admin;
 
+import java.util.Optional;
+import loomylin.jetty.Admission;
 import loomylin.jetty.RequestCounts;
 import org.eclipse.jetty.server.Server;
 
@@ -10,6 +12,11 @@ import org.eclipse.jetty.server.Server;
 public record Watched(int port, String pool, Server server) {
     public RequestCounts counts() {
         return RequestCounts.of(server);
+    }
+
+    /** What the server's in-flight limit is doing; empty without {@code --max-in-flight}. */
+    public Optional<Admission> admission() {
+        return Admission.of(server);
     }
 
     public PoolFigures poolFigures() {

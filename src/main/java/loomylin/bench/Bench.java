@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import loomylin.bench.bound.Bound;
 import loomylin.bench.connections.ConnectionsBench;
 import loomylin.bench.fibers.FibersExperiments;
 import loomylin.bench.load.Client;
@@ -68,6 +69,10 @@ public final class Bench {
         }
         if (FibersExperiments.NAME.equals(preset)) {
             FibersExperiments.run(flags, commandLine, System.out);
+            return;
+        }
+        if (Bound.NAME.equals(preset)) {
+            Bound.run(flags, commandLine, System.out);
             return;
         }
         run(BenchFlags.parse(flags), commandLine, System.out);

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import loomylin.admin.AdminOptions;
@@ -53,6 +54,8 @@ public final class Launcher {
             new Flags.Flag("delay", "MS", String.valueOf(Limits.DELAY_DEFAULT), "embedded backend's delay per call"),
             new Flags.Flag("accept-queue", "N", "4096", "kernel accept backlog of each server"),
             new Flags.Flag("idle-timeout-ms", "MS", "30000", "close a connection idle this long"),
+            new Flags.Flag("header-timeout-ms", "MS", "5000", "a request's headers must be complete this long after its first byte, else 408 and close (servers and admin port); 0 = no deadline"),
+            new Flags.Flag("min-body-rate", "BYTES_PER_S", "128", "a request body read slower than this fails (servers and admin port); 0 = no minimum"),
             new Flags.Flag("hop-connect-timeout-ms", "MS", "2000", "backend connect timeout of /hops-*"),
             new Flags.Flag("hop-timeout-ms", "MS", "5000", "backend answer timeout of each hop"),
             new Flags.Flag("hop-client", "url|jdk|jetty", "url", "the blocking client /hops-blocking waits on: HttpURLConnection, JDK HttpClient.send, Jetty's HttpClient"),
@@ -63,6 +66,8 @@ public final class Launcher {
                     "size of the random data file /mixed reads, made at start-up and deleted on exit (" + Limits.DATA_FILE_BYTES_MIN + "-" + Limits.DATA_FILE_BYTES_MAX + ")"),
             new Flags.Flag("data-dir", "DIR", null, "where the data file is written; unset: a new temporary directory"),
             new Flags.Flag("admin-port", "PORT", ADMIN_PORT_DEFAULT, "admin port: /metrics and the live view; 0 = off"),
+            new Flags.Flag("race-from", "ADDRESSES", null, "besides loopback, who may start a race from the live view: IP addresses, CIDR ranges, gateway (the default gateway, for a container's published port); comma-separated"),
+            new Flags.Flag("admin-hosts", "NAMES", null, "besides localhost and IP addresses, Host names the admin port serves the live figures and races to; comma-separated"),
             new Flags.Flag("help", null, null, "print this help and exit"));
 
     public static final String USAGE = """
@@ -77,7 +82,8 @@ public final class Launcher {
             Pools (KIND): qtp:N     Jetty QueuedThreadPool of N platform threads
                           loom      LoomThreadPool: a virtual thread per request, platform threads for Jetty's selector/acceptor
                           jetty-vtp Jetty's VirtualThreadPool, everything virtual (jetty-vtp:N caps concurrent tasks at N)
-                          qtp-vt:N  QueuedThreadPool of N platform threads + Jetty's virtual-threads executor
+                          qtp-vt:N  QueuedThreadPool of N platform threads + an unbounded virtual-threads executor
+                          qtp-vtp:N:M  QueuedThreadPool of N platform threads + a VirtualThreadPool running at most M tasks at once
 
             Routes on every server: %s
                                     (parameters and limits: README, Endpoints)
@@ -101,6 +107,10 @@ public final class Launcher {
         if (wanted != twin)
             throw new UsageError("this is the " + twin + " twin's main; run java -jar loomylin.jar --twin " + wanted + " for the other");
         ServerOptions base = options(flags, twin);
+        UsageError.parsing(raceFrom -> {
+            AdminServer.checkAccess(raceFrom, Objects.requireNonNullElse(flags.get("admin-hosts"), ""));
+            return raceFrom;
+        }, Objects.requireNonNullElse(flags.get("race-from"), ""));
         List<ServerOptions> planned = planned(flags, base);
 
         int dataBytes = flags.integer("data-file-bytes", Limits.DATA_FILE_BYTES_MIN, Limits.DATA_FILE_BYTES_MAX);
@@ -140,6 +150,10 @@ public final class Launcher {
                 admin.host = base.host;
                 admin.port = adminPort;
                 admin.reachHost = reach(base.host);
+                admin.headerTimeoutMs = base.headerTimeoutMs;
+                admin.minBodyRate = base.minBodyRate;
+                admin.raceFrom = Objects.requireNonNullElse(flags.get("race-from"), "");
+                admin.adminHosts = Objects.requireNonNullElse(flags.get("admin-hosts"), "");
                 AdminServer server = bind(() -> AdminServer.start(admin));
                 running.add(server);
                 log("admin port {}: /metrics, and the live view at http://localhost:{}/", server.port(), server.port());
@@ -172,6 +186,8 @@ public final class Launcher {
         o.port = flags.integer("port", 0, 65535);
         o.acceptQueue = flags.integer("accept-queue", 1, 65535);
         o.idleTimeoutMs = flags.integer("idle-timeout-ms", 100, 3_600_000);
+        o.headerTimeoutMs = flags.integer("header-timeout-ms", 0, 3_600_000);
+        o.minBodyRate = flags.integer("min-body-rate", 0, 1_000_000_000);
         o.hopConnectTimeoutMs = flags.integer("hop-connect-timeout-ms", 1, 600_000);
         o.hopTimeoutMs = flags.integer("hop-timeout-ms", 1, 600_000);
         o.hopClient = flags.value("hop-client", HopClientKind::parse);

@@ -53,6 +53,7 @@ final class Shutdown {
                 }
                 boolean done = stopped.getCount() == 0;
                 if (!done) LOG.warn("stop did not finish within {} ms; exiting now", graceMs + OVERRUN_MS);
+                else LOG.warn("stopped, but the exit did not finish within {} ms; exiting now", graceMs + OVERRUN_MS);
                 Runtime.getRuntime().halt(done && clean.get() ? 0 : 1);
             });
             watchdog.start();
@@ -66,6 +67,10 @@ final class Shutdown {
         };
         Signal.handle(new Signal("TERM"), handler);
         Signal.handle(new Signal("INT"), handler);
+        // System.exit asks System.getLogger("java.lang.Runtime") whether to log the exit (JDK 21+). The first such
+        // call loads the platform's logging, a service look-up over the whole class path: made at the exit, it
+        // delayed the exit after "stopped" towards the watchdog on a loaded machine. Made now, the exit does not pay.
+        System.getLogger("java.lang.Runtime").isLoggable(System.Logger.Level.DEBUG);
         try {
             stopped.await();
         } catch (InterruptedException e) {

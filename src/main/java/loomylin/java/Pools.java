@@ -5,6 +5,7 @@ import java.util.Map;
 import loomylin.jetty.BoundedStopQueuedThreadPool;
 import loomylin.jetty.JettySetup;
 import loomylin.jetty.PoolKind;
+import loomylin.jetty.internal.TaskPermits;
 import org.eclipse.jetty.util.VirtualThreads;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eclipse.jetty.util.thread.ThreadPool;
@@ -33,6 +34,14 @@ public final class Pools {
                 pool.setVirtualThreadsExecutor(VirtualThreads.getNamedVirtualThreadsExecutor(name + "-vt-"));
                 yield pool;
             }
+            case QTP_VTP -> {
+                QueuedThreadPool pool = queued(kind.size(), name);
+                VirtualThreadPool tasks = new VirtualThreadPool(kind.cap()); // caps tasks running at once, not threads created
+                tasks.setName(name + "-vt-");
+                pool.setVirtualThreadsExecutor(tasks);
+                pool.addBean(tasks); // QueuedThreadPool does not start its virtual-threads executor: as its bean it starts and stops with it
+                yield pool;
+            }
         };
     }
 
@@ -54,6 +63,10 @@ public final class Pools {
             f.put("utilizedThreads", q.getUtilizedThreads());
             f.put("queueSize", q.getQueueSize());
             f.put("virtualThreads", q.getVirtualThreadsExecutor() != null);
+            if (q.getVirtualThreadsExecutor() instanceof VirtualThreadPool v) {
+                f.put("maxConcurrentTasks", v.getMaxConcurrentTasks());
+                putPermits(f, v);
+            }
         } else if (pool instanceof LoomThreadPool l) {
             f.put("loopThreads", l.getLoopThreads());
             f.put("platformThreads", l.getPlatformThreads());
@@ -67,7 +80,16 @@ public final class Pools {
             f.put("maxConcurrentTasks", v.getMaxConcurrentTasks());
             f.put("queueSize", 0);
             f.put("virtualThreads", true);
+            putPermits(f, v);
         }
         return f;
+    }
+
+    /** A capped VirtualThreadPool's tasks running (holding a permit) and waiting for a permit. */
+    private static void putPermits(Map<String, Object> f, VirtualThreadPool v) {
+        TaskPermits.of(v).ifPresent(p -> {
+            f.put("tasksRunning", p.running());
+            f.put("tasksWaiting", p.waiting());
+        });
     }
 }

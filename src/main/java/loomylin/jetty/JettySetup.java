@@ -6,16 +6,20 @@ import loomylin.jetty.internal.Connectors;
 import loomylin.json.Json;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.GracefulHandler;
+import org.eclipse.jetty.server.handler.MinimumDataRateHandler;
 import org.eclipse.jetty.server.handler.QoSHandler;
 
 /**
  * The Jetty settings every Loomylin server shares whatever its pool or twin: one connector with a deep
- * accept queue and an idle timeout, graceful stop, an optional in-flight limit, no version header,
+ * accept queue, an idle timeout and a header deadline ({@code --header-timeout-ms}: 408 and close), a minimum
+ * request-body rate ({@code --min-body-rate}), graceful stop, an optional in-flight limit, no version header,
  * one-line plain-text answers for the errors Jetty itself produces, and {@link Json}'s mapper behind {@code ctx.json}.
  *
  * <p>The handler chain, outermost first: {@link RequestCounts} (every answer counted, for the admin port's
  * /metrics), {@link QueryCheck} (400 for a malformed percent-escape),
- * {@link QoSHandler} when {@code --max-in-flight} is set, {@link GracefulHandler}, then the
+ * {@link QoSHandler} when {@code --max-in-flight} is set, {@link GracefulHandler}, Jetty's
+ * {@link MinimumDataRateHandler} (a body read slower than the rate fails; itself a StatisticsHandler, next to
+ * Javalin's, so it counts the same requests whichever of the two /pool finds first), then the
  * {@link org.eclipse.jetty.server.handler.StatisticsHandler} Javalin puts in front of the app. /pool reads
  * the StatisticsHandler, so its {@code inFlight} counts the requests the limit let through (queued ones
  * are not in flight yet); /pool itself bypasses the limit, so it answers under overload and adds one.
@@ -33,7 +37,7 @@ public final class JettySetup {
      * How long a pool that runs requests on virtual threads lets them run once the server's graceful stop has
      * waited its grace ({@code --grace-ms}) for in-flight requests; then it interrupts them.
      */
-    public static final int POOL_STOP_TIMEOUT_MS = 250;
+    public static final int POOL_STOP_TIMEOUT_MS = 100;
 
     public static void apply(JavalinConfig config, ServerOptions options) {
         config.startup.showJavalinBanner = false;
@@ -52,7 +56,7 @@ public final class JettySetup {
             // One acceptor and one selector on every machine: Jetty's defaults grow with the cores and lease
             // those threads from the pool, which would leave qtp:4 a different number of request threads
             // on every machine (none on 16 cores, where it would not even start).
-            ServerConnector connector = Connectors.create(server, SELECTORS, http);
+            ServerConnector connector = Connectors.create(server, SELECTORS, http, options.headerTimeoutMs);
             connector.setHost(options.host);
             connector.setPort(options.port);
             connector.setAcceptQueueSize(options.acceptQueue);
@@ -66,6 +70,7 @@ public final class JettySetup {
             // Stop = stop accepting, let in-flight requests finish within the grace, then close.
             server.setStopTimeout(options.graceMs);
             server.setErrorHandler(new OneLineErrorHandler());
+            if (options.minBodyRate > 0) server.insertHandler(new MinimumDataRateHandler(options.minBodyRate, 0));
             server.insertHandler(new GracefulHandler());
             if (options.maxInFlight > 0) server.insertHandler(qos(options));
             server.insertHandler(new QueryCheck());

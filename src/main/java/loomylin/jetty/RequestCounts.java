@@ -29,8 +29,7 @@ public final class RequestCounts extends Handler.Wrapper {
     public static final String[] CLASSES = {"failed", "1xx", "2xx", "3xx", "4xx", "5xx"};
 
     private final LongAdder[] byClass = adders(CLASSES.length);
-    private final LongAdder[] buckets = adders(BUCKETS_SECONDS.length + 1);
-    private final LongAdder nanosTotal = new LongAdder();
+    private final SecondsHistogram latency = new SecondsHistogram();
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicInteger maxInFlight = new AtomicInteger();
 
@@ -77,11 +76,7 @@ public final class RequestCounts extends Handler.Wrapper {
         inFlight.decrementAndGet();
         int cls = status / 100;
         byClass[cls >= 1 && cls <= 5 ? cls : 0].increment();
-        nanosTotal.add(nanos);
-        double seconds = nanos / 1e9;
-        int i = 0;
-        while (i < BUCKETS_SECONDS.length && seconds > BUCKETS_SECONDS[i]) i++;
-        buckets[i].increment();
+        latency.add(nanos);
     }
 
     /** Requests handed to this server's handlers and not yet answered. */
@@ -103,14 +98,12 @@ public final class RequestCounts extends Handler.Wrapper {
 
     /** Completed answers per latency bucket (not cumulative), indexed like {@link #BUCKETS_SECONDS} plus one for the rest. */
     public long[] latencyBuckets() {
-        long[] out = new long[buckets.length];
-        for (int i = 0; i < out.length; i++) out[i] = buckets[i].sum();
-        return out;
+        return latency.buckets();
     }
 
     /** Sum of every completed answer's latency, in seconds. */
     public double latencySecondsTotal() {
-        return nanosTotal.sum() / 1e9;
+        return latency.secondsTotal();
     }
 
     private static LongAdder[] adders(int n) {

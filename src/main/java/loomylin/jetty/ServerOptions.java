@@ -14,6 +14,10 @@ public final class ServerOptions {
     public int acceptQueue = 4096;
     /** A connection that sends nothing for this long is closed. */
     public int idleTimeoutMs = 30_000;
+    /** A request whose headers are not complete this long after its first byte is answered 408 and closed; 0 = no deadline. */
+    public int headerTimeoutMs = 5_000;
+    /** A request body read slower than this many bytes per second fails (Jetty's MinimumDataRateHandler); 0 = no minimum. */
+    public int minBodyRate = 128;
     public int hopConnectTimeoutMs = 2_000;
     public int hopTimeoutMs = 5_000;
     /** The blocking client /hops-blocking waits on. */
@@ -38,6 +42,8 @@ public final class ServerOptions {
         o.backend = backend;
         o.acceptQueue = acceptQueue;
         o.idleTimeoutMs = idleTimeoutMs;
+        o.headerTimeoutMs = headerTimeoutMs;
+        o.minBodyRate = minBodyRate;
         o.hopConnectTimeoutMs = hopConnectTimeoutMs;
         o.hopTimeoutMs = hopTimeoutMs;
         o.hopClient = hopClient;

@@ -3,6 +3,7 @@ package loomylin.kotlin
 import loomylin.jetty.BoundedStopQueuedThreadPool
 import loomylin.jetty.JettySetup
 import loomylin.jetty.PoolKind
+import loomylin.jetty.internal.TaskPermits
 import org.eclipse.jetty.util.VirtualThreads
 import org.eclipse.jetty.util.thread.QueuedThreadPool
 import org.eclipse.jetty.util.thread.ThreadPool
@@ -18,6 +19,11 @@ object Pools {
         PoolKind.Type.JETTY_VTP -> VirtualThreadPool(kind.size()).apply { this.name = name } // 0: no cap on concurrent tasks
         PoolKind.Type.QTP_VT -> queued(kind.size(), name).apply {
             virtualThreadsExecutor = VirtualThreads.getNamedVirtualThreadsExecutor("$name-vt-")
+        }
+        PoolKind.Type.QTP_VTP -> queued(kind.size(), name).apply {
+            val tasks = VirtualThreadPool(kind.cap()).apply { this.name = "$name-vt-" } // caps tasks running at once, not threads created
+            virtualThreadsExecutor = tasks
+            addBean(tasks) // QueuedThreadPool does not start its virtual-threads executor: as its bean it starts and stops with it
         }
     }
 
@@ -39,6 +45,10 @@ object Pools {
                 put("utilizedThreads", pool.utilizedThreads)
                 put("queueSize", pool.queueSize)
                 put("virtualThreads", pool.virtualThreadsExecutor != null)
+                (pool.virtualThreadsExecutor as? VirtualThreadPool)?.let {
+                    put("maxConcurrentTasks", it.maxConcurrentTasks)
+                    putPermits(it)
+                }
             }
             is LoomThreadPool -> {
                 put("loopThreads", pool.loopThreads)
@@ -54,7 +64,16 @@ object Pools {
                 put("maxConcurrentTasks", pool.maxConcurrentTasks)
                 put("queueSize", 0)
                 put("virtualThreads", true)
+                putPermits(pool)
             }
+        }
+    }
+
+    /** A capped VirtualThreadPool's tasks running (holding a permit) and waiting for a permit. */
+    private fun MutableMap<String, Any>.putPermits(pool: VirtualThreadPool) {
+        TaskPermits.of(pool).ifPresent {
+            put("tasksRunning", it.running())
+            put("tasksWaiting", it.waiting())
         }
     }
 }

@@ -48,6 +48,10 @@ function card(server) {
       <div>busy <b class="busy">0</b></div>
       <div>idle <b class="idle">0</b></div>
       <div>queued <b class="queued">0</b></div>
+      <div class="admission" hidden>admitted <b class="admitted">0</b> of <b class="admission-limit">–</b></div>
+      <div class="admission" hidden>waiting for admission <b class="admission-queued">0</b></div>
+      <div class="admission" hidden>admission wait p99 ms <b class="admission-wait">–</b></div>
+      <div class="permits" hidden>waiting for a permit <b class="tasks-waiting">0</b></div>
     </div>
     <div class="chart"><canvas class="chart-inflight"></canvas></div>
     <p class="says"></p>
@@ -71,8 +75,16 @@ function push(c, label, values) {
   }
 }
 
-// One sentence saying what the viewer sees.
+// One sentence saying what the viewer sees: what fills up first at this server's bound.
 function says(s) {
+  if (s.admissionLimit !== null) {
+    return `${s.admitted} of ${s.admissionLimit} admitted requests run (--max-in-flight); `
+      + `${s.admissionQueued} wait${s.admissionQueued === 1 ? 's' : ''} for admission, refused with 503 if they wait too long.`;
+  }
+  if (s.tasksWaiting !== null) {
+    return `${s.tasksRunning} of ${s.requestLimit} task permits in use; `
+      + `${s.tasksWaiting} request${s.tasksWaiting === 1 ? '' : 's'} wait${s.tasksWaiting === 1 ? 's' : ''} for a permit, each on a parked virtual thread.`;
+  }
   if (s.requestLimit !== null) {
     const held = s.leased ? ` (Jetty's acceptor and selector hold ${s.leased} more)` : '';
     return `${Math.min(s.inFlight, s.requestLimit)} of ${s.requestLimit} request threads serve requests${held}; `
@@ -98,6 +110,13 @@ function update(live) {
     q('.busy').textContent = s.busy;
     q('.idle').textContent = s.idle;
     q('.queued').textContent = s.queued;
+    for (const e of c.element.querySelectorAll('.admission')) e.hidden = s.admissionLimit === null;
+    for (const e of c.element.querySelectorAll('.permits')) e.hidden = s.tasksWaiting === null;
+    q('.admitted').textContent = fmt(s.admitted);
+    q('.admission-limit').textContent = fmt(s.admissionLimit);
+    q('.admission-queued').textContent = fmt(s.admissionQueued);
+    q('.admission-wait').textContent = fmt(s.admissionWaitP99Ms);
+    q('.tasks-waiting').textContent = fmt(s.tasksWaiting);
     q('.says').textContent = says(s);
     push(c.inFlight, label, [s.inFlight, s.queued, s.requestLimit]);
     push(c.rate, label, [s.rps, s.p50Ms, s.p99Ms]);
@@ -114,7 +133,7 @@ function update(live) {
   document.getElementById('threads').textContent = `OS threads of this process: ${t.total} = ${owners.join(' + ')}.`;
   const vt = live.virtualThreads;
   document.getElementById('carriers').textContent = vt.known
-    ? `Virtual threads: ${vt.mounted} mounted on ${vt.carriers} carrier threads (parallelism ${vt.parallelism}), ${vt.queued} waiting for a carrier.`
+    ? `Virtual threads: ${vt.mounted} mounted on ${vt.carriers} carrier threads (parallelism ${vt.parallelism}, utilisation ${vt.utilisation}), ${vt.queued} waiting for a carrier.`
     : 'Virtual-thread scheduler figures need JDK 24 or later.';
   race(live.race);
 }

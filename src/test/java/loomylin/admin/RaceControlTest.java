@@ -27,7 +27,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The race control over plain HTTP: bounds are a one-line 400, a second race while one runs a 409, stop
- * ends a race (and is a 409 when none runs), and a client that is not on loopback gets a one-line 403.
+ * ends a race (and is a 409 when none runs), and a client that is not on loopback (unless --race-from allows
+ * its address), a page on another site, a forged Host or a request with no Origin at all gets a one-line 403.
+ * A request that passes the guard with broken bounds gets the bounds' 400: that shows it passed without
+ * starting a race.
  */
 class RaceControlTest {
     static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
@@ -55,13 +58,23 @@ class RaceControlTest {
         loom.stop();
     }
 
+    /** A form post as the live view's page sends it: with the page's Origin. */
     static HttpResponse<String> post(String host, String path, String form) throws IOException, InterruptedException {
-        HttpRequest request = HttpRequest.newBuilder(URI.create("http://" + host + ":" + admin.port() + path))
+        return post(admin, host, path, form, "Origin", "http://" + host + ":" + admin.port());
+    }
+
+    /** A form post to {@code server} with the given extra headers (name, value, ...). */
+    static HttpResponse<String> post(AdminServer server, String host, String path, String form, String... headers) throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://" + host + ":" + server.port() + path))
                 .timeout(Duration.ofSeconds(20))
                 .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofString(form)).build();
-        return CLIENT.send(request, HttpResponse.BodyHandlers.ofString());
+                .POST(HttpRequest.BodyPublishers.ofString(form));
+        if (headers.length > 0) request.headers(headers);
+        return CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
+
+    /** Bounds the guard does not look at and the race refuses: a 400 means the request got past the guard. */
+    static final String BROKEN_BOUNDS = "route=/wait-blocking&concurrency=0";
 
     static void assertOneLine(HttpResponse<String> r, int status, String containing) {
         assertEquals(status, r.statusCode(), r.body());
@@ -111,11 +124,84 @@ class RaceControlTest {
     void onlyLoopbackMayStartOrStopARace() throws Exception {
         Optional<String> outside = nonLoopbackAddress();
         assumeTrue(outside.isPresent(), "needs a non-loopback IPv4 address on this machine");
-        assertOneLine(post(outside.get(), "/race", "route=/wait-blocking&concurrency=2&seconds=1"), 403, "races start only from this machine (loopback)");
+        assertOneLine(post(outside.get(), "/race", "route=/wait-blocking&concurrency=2&seconds=1"), 403, "races start only from this machine (loopback) or an address --race-from allows");
         assertOneLine(post(outside.get(), "/race/stop", ""), 403, "loopback");
         HttpResponse<String> metrics = CLIENT.send(HttpRequest.newBuilder(URI.create("http://" + outside.get() + ":" + admin.port() + "/metrics")).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(200, metrics.statusCode(), "reading is open to everyone");
+    }
+
+    @Test
+    void aCrossSiteFormPostIsRefused() throws Exception {
+        String before = CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + admin.port() + "/race")).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        assertOneLine(post(admin, "127.0.0.1", "/race", "route=/wait-blocking&concurrency=2&seconds=1", "Origin", "http://evil.example"),
+                403, "races start only from Loomylin's own page");
+        assertOneLine(post(admin, "127.0.0.1", "/race", "route=/wait-blocking&concurrency=2&seconds=1", "Origin", "null"), 403, "own page");
+        assertOneLine(post(admin, "127.0.0.1", "/race", "route=/wait-blocking&concurrency=2&seconds=1", "Sec-Fetch-Site", "cross-site"), 403, "own page");
+        assertOneLine(post(admin, "127.0.0.1", "/race/stop", "", "Origin", "http://evil.example"), 403, "own page");
+        String after = CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + admin.port() + "/race")).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        assertEquals(before, after, "no race started or stopped");
+    }
+
+    @Test
+    void aRequestWithNoOriginIsRefused() throws Exception {
+        assertOneLine(post(admin, "127.0.0.1", "/race", "route=/wait-blocking&concurrency=2&seconds=1"), 403,
+                "the request has no Origin (from a script: -H 'Origin: http://127.0.0.1:" + admin.port() + "')");
+    }
+
+    @Test
+    void sameOriginFetchMetadataIsEnoughWithoutAnOrigin() throws Exception {
+        assertOneLine(post(admin, "127.0.0.1", "/race", BROKEN_BOUNDS, "Sec-Fetch-Site", "same-origin"), 400, "concurrency");
+    }
+
+    @Test
+    void aForgedHostIsRefusedForRacesAndLiveFigures() throws Exception {
+        String forged = "evil.example:" + admin.port();
+        String form = "route=/wait-blocking&concurrency=2&seconds=1";
+        Raw race = raw("POST /race HTTP/1.1\r\nHost: " + forged + "\r\nOrigin: http://" + forged
+                + "\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: " + form.length() + "\r\nConnection: close\r\n\r\n" + form);
+        assertEquals(403, race.status(), race.text());
+        assertTrue(race.text().endsWith("\r\n\r\nHost '" + forged + "' is not one this admin port answers to: use localhost or an IP address, or name it in --admin-hosts\n"), race.text());
+        Raw live = raw("GET /live HTTP/1.1\r\nHost: " + forged + "\r\nConnection: close\r\n\r\n");
+        assertEquals(403, live.status(), live.text());
+        assertEquals(200, raw("GET /live HTTP/1.1\r\nHost: localhost:" + admin.port() + "\r\nConnection: close\r\n\r\n").status());
+        assertEquals(200, raw("GET /metrics HTTP/1.1\r\nHost: prometheus-scrapes-by-name:" + admin.port() + "\r\nConnection: close\r\n\r\n").status(),
+                "/metrics answers any Host: Prometheus scrapes by service name");
+    }
+
+    @Test
+    void raceFromLetsANamedAddressStartARaceFromThePage() throws Exception {
+        Optional<String> outside = nonLoopbackAddress();
+        assumeTrue(outside.isPresent(), "needs a non-loopback IPv4 address on this machine");
+        AdminOptions options = new AdminOptions();
+        options.host = "0.0.0.0";
+        options.port = 0;
+        options.reachHost = "127.0.0.1";
+        options.raceFrom = outside.get() + "/32";
+        options.servers.add(new Watched(loom.port(), "loom", loom.jettyServer().server()));
+        AdminServer allowing = AdminServer.start(options);
+        try {
+            String origin = "http://" + outside.get() + ":" + allowing.port();
+            assertOneLine(post(allowing, outside.get(), "/race", BROKEN_BOUNDS, "Origin", origin), 400, "concurrency");
+            assertOneLine(post(allowing, outside.get(), "/race", BROKEN_BOUNDS, "Origin", "http://evil.example"), 403, "own page");
+        } finally {
+            allowing.close();
+        }
+    }
+
+    record Raw(int status, String text) {
+    }
+
+    /** One raw request on a fresh connection to the admin port: the only way to send a Host of one's own. */
+    private static Raw raw(String request) throws IOException {
+        try (java.net.Socket s = new java.net.Socket("127.0.0.1", admin.port())) {
+            s.setSoTimeout(20_000);
+            s.getOutputStream().write(request.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            String text = new String(s.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            return new Raw(Integer.parseInt(text.split(" ", 3)[1]), text);
+        }
     }
 
     private static Map<?, ?> race() throws IOException, InterruptedException {

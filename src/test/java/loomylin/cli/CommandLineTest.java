@@ -33,7 +33,7 @@ class CommandLineTest {
         try (ChildJvm c = ChildJvm.main("--help").start()) {
             assertEquals(0, c.exit(Duration.ofSeconds(20)));
             for (Flags.Flag f : Launcher.FLAGS) assertTrue(c.output().contains("--" + f.name()), "--help lacks --" + f.name());
-            for (String kind : new String[] {"qtp:N", "loom", "jetty-vtp", "qtp-vt:N", "LOOMYLIN_POOLS", "bench", "backend"})
+            for (String kind : new String[] {"qtp:N", "loom", "jetty-vtp", "qtp-vt:N", "qtp-vtp:N:M", "LOOMYLIN_POOLS", "bench", "backend"})
                 assertTrue(c.output().contains(kind), "--help lacks " + kind);
         }
         try (ChildJvm c = ChildJvm.main("backend", "--help").start()) {
@@ -54,6 +54,10 @@ class CommandLineTest {
             "--backend ftp://x    | --backend must be an http URL",
             "--pool 7009=loom     | --pool 7009=...: no server on that port",
             "--hop-client okhttp  | --hop-client must be one of jdk, url, jetty, got 'okhttp'",
+            "--header-timeout-ms x | --header-timeout-ms must be a whole number from 0 to 3600000, got 'x'",
+            "--race-from evil.example | --race-from takes IP addresses, CIDR ranges (10.0.0.0/8) or gateway",
+            "--race-from 10.0.0.0/40 | --race-from 10.0.0.0/40: the prefix must be a whole number from 0 to 32",
+            "--admin-hosts http://x | --admin-hosts takes host names",
             "clients --model fork | --model must be one of nio, threads, virtual, got 'fork'",
             "clients --model nio --connections 0 | --connections must be a whole number from 1 to 1000000",
             "clients --model nio --target ftp://x | --target must be an http URL",

@@ -18,6 +18,9 @@ import java.util.Random;
 import java.util.Set;
 import loomylin.testing.TestData;
 import loomylin.testing.Twin;
+import loomylin.admin.AdminOptions;
+import loomylin.admin.AdminServer;
+import loomylin.admin.Watched;
 import loomylin.backend.Backend;
 import loomylin.jetty.ServerOptions;
 import loomylin.web.FileBody;
@@ -219,6 +222,55 @@ class HostileInputTest {
             assertEquals(400, a.status(), target + ": " + a);
             assertTrue(a.millis() < 2_000, target + " refused at once, took " + a.millis() + " ms");
             assertTrue(a.body().startsWith(target.substring(target.indexOf('?') + 1, target.indexOf('=')) + " must be a whole number"), a.body());
+        }
+    }
+
+    /**
+     * Hostile race requests to an admin port watching this twin's server, each a one-line 403 that starts no race:
+     * a form post from another site, an opaque (null) origin, another port's or scheme's origin, fetch metadata
+     * saying cross-site, no Origin at all, a DNS-rebinding page's Host (also on /live). Drip-fed headers on both
+     * twins' servers are in ProtocolEdgeTest.
+     */
+    @ParameterizedTest
+    @EnumSource(Twin.class)
+    void noOtherSiteCanStartARace(Twin twin) throws IOException {
+        Javalin server = servers.get(twin);
+        AdminOptions options = new AdminOptions();
+        options.host = "127.0.0.1";
+        options.port = 0;
+        options.reachHost = "127.0.0.1";
+        options.servers.add(new Watched(server.port(), "loom", server.jettyServer().server()));
+        AdminServer admin = AdminServer.start(options);
+        try {
+            int port = admin.port();
+            String own = "127.0.0.1:" + port;
+            String form = "route=/wait-blocking&value=10&concurrency=2&seconds=1";
+            List<String> hostile = List.of(
+                    "Host: " + own + "\r\nOrigin: http://evil.example",
+                    "Host: " + own + "\r\nOrigin: null",
+                    "Host: " + own + "\r\nOrigin: http://127.0.0.1:" + (port == 65535 ? 1 : port + 1),
+                    "Host: " + own + "\r\nOrigin: https://" + own,
+                    "Host: " + own + "\r\nSec-Fetch-Site: cross-site",
+                    "Host: " + own + "\r\nSec-Fetch-Site: same-site",
+                    "Host: " + own,
+                    "Host: rebound.evil.example:" + port + "\r\nOrigin: http://rebound.evil.example:" + port,
+                    "Host: " + own + "\r\nHost: evil.example\r\nOrigin: http://" + own);
+            List<String> failures = new ArrayList<>();
+            for (String headers : hostile) {
+                for (String path : List.of("/race", "/race/stop")) {
+                    RawHttp.Answer a = RawHttp.exchange(port, "POST " + path + " HTTP/1.1\r\n" + headers
+                            + "\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: " + form.length()
+                            + "\r\nConnection: close\r\n\r\n" + form, FAST);
+                    boolean oneLine = a.body().endsWith("\n") && a.body().indexOf('\n') == a.body().length() - 1;
+                    if (!Set.of(400, 403).contains(a.status()) || !oneLine) failures.add(path + " with " + headers.replace("\r\n", " | ") + " -> " + a);
+                }
+            }
+            RawHttp.Answer live = RawHttp.exchange(port, "GET /live HTTP/1.1\r\nHost: rebound.evil.example:" + port + "\r\nConnection: close\r\n\r\n", FAST);
+            if (live.status() != 403) failures.add("/live with a rebound Host -> " + live);
+            assertTrue(failures.isEmpty(), String.join("\n", failures));
+            assertEquals("null", RawHttp.get(port, "/race").body(), "no race ever started");
+        } finally {
+            admin.close();
         }
     }
 }

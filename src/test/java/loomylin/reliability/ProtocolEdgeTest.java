@@ -16,6 +16,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import loomylin.testing.Twin;
+import loomylin.admin.AdminOptions;
+import loomylin.admin.AdminServer;
+import loomylin.admin.Watched;
 import loomylin.backend.Backend;
 import loomylin.jetty.JettySetup;
 import loomylin.jetty.ServerOptions;
@@ -24,12 +27,17 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.Isolated;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * What Jetty does for every server, checked over raw sockets: 414 and 431 for oversized request lines and
- * headers, idle connections dropped after --idle-timeout-ms, HTTP/1.0, pipelining and Connection: close,
- * and no version string in any response header. The settings are shared (JettySetup), so one twin
- * is enough here; the twins' own answers are covered by HostileInputTest.
+ * headers, idle connections dropped after --idle-timeout-ms, headers drip-fed past --header-timeout-ms cut
+ * with a 408 on every pool kind of both twins and on the admin port, a request body slower than
+ * --min-body-rate cut, HTTP/1.0, pipelining and Connection: close, and no version string in any response
+ * header. The settings are shared (JettySetup), so one twin is enough for the rest; the twins' own answers are
+ * covered by HostileInputTest.
  */
 @Isolated("its server's idle timeout is 500 ms: a CPU stall from other test classes would close its connections")
 class ProtocolEdgeTest {
@@ -214,6 +222,121 @@ class ProtocolEdgeTest {
             assertNull(a.header("X-Powered-By"), "no X-Powered-By: " + a);
         }
         assertEquals(List.of(200, 200, 404, 400, 400, 414, 400, 200, 401, 503), answers.stream().map(RawHttp.Answer::status).toList());
+    }
+
+    static final int HEADER_DEADLINE_MS = 1_000;
+    /** A header line every this often: each far inside the idle timeout, so only the deadline can end it. */
+    static final int DRIP_MS = 150;
+
+    static List<Arguments> twinsAndPools() {
+        List<Arguments> cases = new ArrayList<>();
+        for (Twin twin : Twin.values()) {
+            for (String pool : List.of("qtp:4", "qtp:32", "loom", "jetty-vtp", "qtp-vt:8")) cases.add(Arguments.of(twin, pool));
+        }
+        return cases;
+    }
+
+    @ParameterizedTest(name = "{0} twin, {1}")
+    @MethodSource("twinsAndPools")
+    void headersDripFedPastTheDeadlineGet408AndTheClose(Twin twin, String pool) throws Exception {
+        ServerOptions o = Twin.options(pool);
+        o.headerTimeoutMs = HEADER_DEADLINE_MS;
+        Javalin server = twin.start(o);
+        try {
+            assertCutAtTheDeadline(server.port());
+            assertEquals(200, RawHttp.get(server.port(), "/pool").status(), "and the server carries on");
+        } finally {
+            server.stop();
+        }
+    }
+
+    @Test
+    void theAdminPortCutsDripFedHeadersAtTheDeadlineToo() throws Exception {
+        AdminServer admin = adminPort(app);
+        try {
+            assertCutAtTheDeadline(admin.port());
+            assertEquals(200, RawHttp.get(admin.port(), "/metrics").status(), "and the admin port carries on");
+        } finally {
+            admin.close();
+        }
+    }
+
+    @Test
+    void aKeepAliveConnectionGetsAFreshDeadlineForEachRequest() throws Exception {
+        ServerOptions o = Twin.options("loom");
+        o.headerTimeoutMs = HEADER_DEADLINE_MS;
+        Javalin server = Twin.JAVA.start(o);
+        try (Socket s = RawHttp.connect(server.port(), Duration.ofSeconds(10))) {
+            // requests on one connection for longer than the deadline in all: each is complete at once
+            long start = System.nanoTime();
+            int answered = 0;
+            while ((System.nanoTime() - start) / 1_000_000 < 2L * HEADER_DEADLINE_MS) {
+                send(s, "GET /wait-blocking?ms=100 HTTP/1.1\r\nHost: x\r\n\r\n");
+                assertEquals(200, RawHttp.read(s.getInputStream(), System.nanoTime()).status());
+                answered++;
+            }
+            assertTrue(answered > 2, answered + " requests");
+        } finally {
+            server.stop();
+        }
+    }
+
+    /**
+     * A request body sent a byte at a time to the one route that reads a body (the admin port's race form)
+     * fails once it is read slower than --min-body-rate: a one-line 408, and the connection closed.
+     */
+    @Test
+    void aBodySlowerThanTheMinimumRateIsCut() throws Exception {
+        AdminServer admin = adminPort(app);
+        try (Socket s = RawHttp.connect(admin.port(), Duration.ofSeconds(30))) {
+            String host = "127.0.0.1:" + admin.port();
+            send(s, "POST /race HTTP/1.1\r\nHost: " + host + "\r\nOrigin: http://" + host
+                    + "\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\nroute=");
+            s.setSoTimeout(DRIP_MS);
+            RawHttp.Answer answer = null;
+            for (int i = 0; i < 90 && answer == null; i++) { // at most 90 bytes: the body is never complete
+                send(s, "w");
+                try {
+                    int first = s.getInputStream().read();
+                    assertTrue(first >= 0, "an answer before the close");
+                    java.io.PushbackInputStream in = new java.io.PushbackInputStream(s.getInputStream(), 1);
+                    in.unread(first);
+                    s.setSoTimeout(10_000);
+                    answer = RawHttp.read(in, System.nanoTime());
+                } catch (java.net.SocketTimeoutException stillReading) {
+                    // the next byte
+                }
+            }
+            assertTrue(answer != null, "the slow body was cut before it was complete");
+            assertEquals(408, answer.status(), answer.toString());
+            assertOneLine(answer);
+            assertTrue(answer.body().contains("the request body arrived slower than the minimum rate"), answer.toString());
+            assertTrue(RawHttp.closedByServer(s, Duration.ofSeconds(5)), "and the connection closed");
+        } finally {
+            admin.close();
+        }
+    }
+
+    /** An admin port watching {@code server}, with the test's header deadline and the default body rate. */
+    private static AdminServer adminPort(Javalin server) {
+        AdminOptions options = new AdminOptions();
+        options.host = "127.0.0.1";
+        options.port = 0;
+        options.reachHost = "127.0.0.1";
+        options.headerTimeoutMs = HEADER_DEADLINE_MS;
+        options.servers.add(new Watched(server.port(), "loom", server.jettyServer().server()));
+        return AdminServer.start(options);
+    }
+
+    /** Drip-fed headers: a one-line 408 and the close, not before the deadline and within a second after it. */
+    private static void assertCutAtTheDeadline(int port) throws Exception {
+        RawHttp.Dripped dripped = RawHttp.dripHeaders(port, "GET /pool HTTP/1.1\r\nHost: x\r\n", DRIP_MS, Duration.ofSeconds(20));
+        assertEquals(408, dripped.status(), "after " + dripped.millis() + " ms and " + dripped.linesSent() + " header lines: " + dripped.answer());
+        assertOneLine(dripped.answer());
+        assertTrue(dripped.answer().body().contains("request headers not complete within " + HEADER_DEADLINE_MS + " ms"), dripped.answer().toString());
+        assertEquals("close", dripped.answer().header("Connection"));
+        assertTrue(dripped.millis() >= HEADER_DEADLINE_MS, "not before the deadline: " + dripped.millis() + " ms");
+        assertTrue(dripped.millis() <= HEADER_DEADLINE_MS + 1_000, "within a second of the deadline: " + dripped.millis() + " ms");
     }
 
     private static void assertOneLine(RawHttp.Answer a) {

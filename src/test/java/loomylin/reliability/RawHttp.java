@@ -219,4 +219,51 @@ final class RawHttp {
             return true; // reset also means closed
         }
     }
+
+    /** What a drip-fed request came to: the answer (null if the server closed without one) and when it came. */
+    record Dripped(Answer answer, long millis, int linesSent) {
+        int status() {
+            return answer == null ? -1 : answer.status();
+        }
+    }
+
+    /**
+     * Sends {@code head} (a request line, perhaps a few headers), then one more header line every {@code everyMs},
+     * never ending the headers, until the server answers or closes the connection; gives up after {@code atMost}
+     * (then the outcome has no answer and {@code millis} is at least {@code atMost}).
+     */
+    static Dripped dripHeaders(int port, String head, int everyMs, Duration atMost) throws IOException {
+        long start = System.nanoTime();
+        try (Socket s = connect(port, Duration.ofSeconds(10))) {
+            OutputStream out = s.getOutputStream();
+            out.write(head.getBytes(StandardCharsets.ISO_8859_1));
+            out.flush();
+            s.setSoTimeout(everyMs);
+            java.io.PushbackInputStream in = new java.io.PushbackInputStream(s.getInputStream(), 1);
+            int lines = 0;
+            while (System.nanoTime() - start < atMost.toNanos()) {
+                try {
+                    out.write(("X-Drip-" + lines + ": x\r\n").getBytes(StandardCharsets.US_ASCII));
+                    out.flush();
+                    lines++;
+                } catch (IOException closed) {
+                    // the server closed its side: whatever it sent before is still there to read
+                }
+                int first;
+                try {
+                    first = in.read();
+                } catch (SocketTimeoutException stillOpen) {
+                    continue;
+                } catch (SocketException reset) {
+                    return new Dripped(null, (System.nanoTime() - start) / 1_000_000, lines);
+                }
+                long millis = (System.nanoTime() - start) / 1_000_000;
+                if (first < 0) return new Dripped(null, millis, lines);
+                in.unread(first);
+                s.setSoTimeout(10_000);
+                return new Dripped(read(in, start), millis, lines);
+            }
+            return new Dripped(null, (System.nanoTime() - start) / 1_000_000, lines);
+        }
+    }
 }

@@ -205,7 +205,8 @@ public final class FibersExperiments {
                 RunResult.fixed(r.p99Ms(), 2), r.failure() == null ? "" : "\"" + r.failure().replace("\"", "'") + "\"") + "\n";
     }
 
-    private static List<String> list(Flags flags, String name, List<String> fallback) {
+    /** A flag's comma-separated items, or {@code fallback} when it is not given. */
+    public static List<String> list(Flags flags, String name, List<String> fallback) {
         String raw = flags.get(name);
         if (raw == null) return fallback;
         List<String> items = new ArrayList<>();

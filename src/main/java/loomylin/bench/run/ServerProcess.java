@@ -52,9 +52,16 @@ public final class ServerProcess implements AutoCloseable {
     /** The same, its JVM started under {@code launcher} (for example {@code taskset -c 1}: see {@link CpuSets#prefix}). */
     public static ServerProcess server(List<String> launcher, String pool, String twin, String heap, int port, URI backend, HopClientKind hopClient,
                                        Path log) throws IOException {
+        return server(launcher, pool, twin, heap, port, backend, hopClient, log, List.of());
+    }
+
+    /** The same, with more server flags after the bench's own (a later flag wins): an in-flight limit, an admin port. */
+    public static ServerProcess server(List<String> launcher, String pool, String twin, String heap, int port, URI backend, HopClientKind hopClient,
+                                       Path log, List<String> moreFlags) throws IOException {
         List<String> jvm = List.of("-Xms" + heap, "-Xmx" + heap, "-XX:+AlwaysPreTouch");
-        List<String> args = List.of("--twin", twin, "--pools", pool, "--host", HOST, "--port", Integer.toString(port),
-                "--backend", backend.toString(), "--hop-client", hopClient.label(), "--accept-queue", "4096", "--grace-ms", "1000", "--admin-port", "0");
+        List<String> args = new ArrayList<>(List.of("--twin", twin, "--pools", pool, "--host", HOST, "--port", Integer.toString(port),
+                "--backend", backend.toString(), "--hop-client", hopClient.label(), "--accept-queue", "4096", "--grace-ms", "1000", "--admin-port", "0"));
+        args.addAll(moreFlags);
         return start(launcher, "server " + pool, jvm, args, port, log);
     }
 

@@ -1,11 +1,15 @@
 package loomylin.jetty.internal;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.jetty.io.AbstractConnection;
 import org.eclipse.jetty.io.Connection;
+import org.eclipse.jetty.http.HttpParser;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.server.AbstractConnector;
 import org.eclipse.jetty.server.Connector;
@@ -13,7 +17,10 @@ import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.eclipse.jetty.server.internal.HttpConnection;
+import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.Jetty;
+import org.eclipse.jetty.util.NanoTime;
+import org.eclipse.jetty.util.thread.Scheduler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,15 +43,25 @@ import org.slf4j.LoggerFactory;
  * can be caught with its response write pending, and cut. Running requests are bounded by the stop timeout
  * (--grace-ms) instead; outside a stop, a request being handled gets Jetty's own treatment (a slow reader
  * still times out).
+ *
+ * <p>The connections also keep a header deadline, which Jetty does not have (its idle timeout restarts with every
+ * byte, so headers sent a byte at a time hold a connection for ever): once a request's first bytes are parsed,
+ * its headers must be complete within {@code headerTimeoutMs}, else the connection is answered {@code 408} with
+ * one line of plain text and closed. The deadline starts when the parser starts on the request, so a request
+ * that waits for a thread (unparsed) is not cut by it. It does not cover a connection that sends nothing (the
+ * idle timeout does) nor a request body (Jetty's {@code MinimumDataRateHandler} does).
  */
 final class PatientHttpConnectionFactory extends HttpConnectionFactory {
-    PatientHttpConnectionFactory(HttpConfiguration config) {
+    private final long headerTimeoutMs;
+
+    PatientHttpConnectionFactory(HttpConfiguration config, long headerTimeoutMs) {
         super(config);
+        this.headerTimeoutMs = headerTimeoutMs;
     }
 
     @Override
     public Connection newConnection(Connector connector, EndPoint endPoint) {
-        HttpConnection connection = new PatientHttpConnection(getHttpConfiguration(), connector, endPoint);
+        HttpConnection connection = new PatientHttpConnection(getHttpConfiguration(), connector, endPoint, headerTimeoutMs);
         connection.setTransferEncodingChunkMaxLength(getTransferEncodingChunkMaxLength());
         return configure((AbstractConnection) connection, connector, endPoint);
     }
@@ -54,8 +71,83 @@ final class PatientHttpConnection extends HttpConnection {
     private static final Logger LOG = LoggerFactory.getLogger("loomylin");
     private static final AtomicBoolean WARNED = new AtomicBoolean();
 
-    PatientHttpConnection(HttpConfiguration config, Connector connector, EndPoint endPoint) {
+    private final long headerTimeoutMs;
+    /** The count of requests whose headers were complete when the watched request's headers began; -1: none yet. */
+    private long watchedRequest = -1;
+    private long headersBeganNanos;
+    /** The pending deadline check; null when none is pending. Guarded by {@link #lock}, as are the two above. */
+    private Scheduler.Task deadline;
+    private final Object lock = new Object();
+
+    PatientHttpConnection(HttpConfiguration config, Connector connector, EndPoint endPoint, long headerTimeoutMs) {
         super(config, connector, endPoint);
+        this.headerTimeoutMs = headerTimeoutMs;
+    }
+
+    @Override
+    public void onFillable() {
+        super.onFillable();
+        if (headerTimeoutMs > 0) watchHeaders();
+    }
+
+    @Override
+    public void onClose(Throwable cause) {
+        synchronized (lock) {
+            if (deadline != null) deadline.cancel();
+            deadline = null;
+        }
+        super.onClose(cause);
+    }
+
+    /** After bytes were parsed: a request whose headers have begun but are not complete gets its deadline. */
+    private void watchHeaders() {
+        if (!inHeaders()) return;
+        long request = getMessagesIn(); // Jetty counts a request when its headers are complete
+        synchronized (lock) {
+            if (request == watchedRequest) return;
+            watchedRequest = request;
+            headersBeganNanos = NanoTime.now();
+            if (deadline == null) deadline = schedule(headerTimeoutMs);
+        }
+    }
+
+    private boolean inHeaders() {
+        HttpParser parser = getParser();
+        return parser.inHeaderState() && !parser.isStart();
+    }
+
+    private Scheduler.Task schedule(long ms) {
+        return getConnector().getScheduler().schedule(this::checkDeadline, ms, TimeUnit.MILLISECONDS);
+    }
+
+    private void checkDeadline() {
+        synchronized (lock) {
+            deadline = null;
+            // the watched request's headers completed, or the connection moved on: the next request re-arms
+            if (getMessagesIn() != watchedRequest || !inHeaders() || !getEndPoint().isOpen()) return;
+            long left = headerTimeoutMs - NanoTime.millisSince(headersBeganNanos);
+            if (left > 0) {
+                deadline = schedule(left);
+                return;
+            }
+        }
+        timeOut();
+    }
+
+    /** 408 and close; no response can be under way, since this request's headers are not complete. */
+    private void timeOut() {
+        String line = "408 Request Timeout: request headers not complete within " + headerTimeoutMs + " ms\n";
+        String answer = "HTTP/1.1 408 Request Timeout\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: "
+                + line.length() + "\r\nConnection: close\r\n\r\n" + line;
+        EndPoint endPoint = getEndPoint();
+        try {
+            endPoint.write(Callback.from(() -> {
+                endPoint.shutdownOutput();
+                endPoint.close();
+            }, failure -> endPoint.close()), ByteBuffer.wrap(answer.getBytes(StandardCharsets.US_ASCII)));
+        } catch (RuntimeException e) {
+            endPoint.close(); // a write was pending after all: close without the answer
+        }
     }
 
     @Override

@@ -22,6 +22,7 @@ import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.Jetty;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.eclipse.jetty.util.thread.VirtualThreadPool;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -48,7 +49,7 @@ class JettyInternalsTest {
         CountDownLatch handling = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         Server server = new Server(new QueuedThreadPool(4, 4));
-        ServerConnector connector = Connectors.create(server, 1, new HttpConfiguration());
+        ServerConnector connector = Connectors.create(server, 1, new HttpConfiguration(), 0);
         connector.setHost("127.0.0.1");
         connector.setPort(0);
         AtomicReference<Connection> opened = new AtomicReference<>();
@@ -80,6 +81,78 @@ class JettyInternalsTest {
             await().atMost(Duration.ofSeconds(10)).until(() -> connection.unreadBytes() > 0);
         } finally {
             release.countDown();
+            server.stop();
+        }
+    }
+
+    /**
+     * A capped VirtualThreadPool keeps its cap as a Semaphore bean: with more blocked tasks than permits,
+     * {@link TaskPermits} sees the cap's worth running and the rest waiting (if Jetty stopped keeping the bean,
+     * the capacity figures would silently vanish).
+     */
+    @Test
+    void taskPermitsSeeACappedPoolsTasksRunningAndWaiting() throws Exception {
+        VirtualThreadPool pool = new VirtualThreadPool(2);
+        pool.start();
+        CountDownLatch release = new CountDownLatch(1);
+        try {
+            for (int i = 0; i < 5; i++) pool.execute(() -> {
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            await().atMost(Duration.ofSeconds(10)).until(() -> TaskPermits.of(pool).map(p -> p.waiting() == 3).orElse(false));
+            assertEquals(new TaskPermits(2, 2, 3), TaskPermits.of(pool).orElseThrow());
+        } finally {
+            release.countDown();
+            pool.stop();
+        }
+    }
+
+    /**
+     * The header deadline reads the connection's parser state and Jetty's count of requests whose headers are
+     * complete: on a bare fenced connector, headers sent a line at a time get the 408 (if either read broke, the
+     * connection would stay open and this would time out), while a complete request on the same kind of
+     * connection is served.
+     */
+    @Test
+    void theHeaderDeadlineCutsHeadersThatNeverEnd() throws Exception {
+        Server server = new Server(new QueuedThreadPool(8, 4));
+        ServerConnector connector = Connectors.create(server, 1, new HttpConfiguration(), 300);
+        connector.setHost("127.0.0.1");
+        connector.setPort(0);
+        server.addConnector(connector);
+        server.setHandler(new Handler.Abstract() {
+            @Override
+            public boolean handle(Request request, Response response, Callback callback) {
+                response.setStatus(204);
+                callback.succeeded();
+                return true;
+            }
+        });
+        server.start();
+        try (Socket client = new Socket("127.0.0.1", connector.getLocalPort())) {
+            client.setSoTimeout(100);
+            OutputStream out = client.getOutputStream();
+            out.write("GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            out.write("GET / HTTP/1.1\r\n".getBytes(StandardCharsets.US_ASCII));
+            StringBuilder answers = new StringBuilder();
+            for (int line = 0; line < 100 && !answers.toString().contains("408"); line++) { // 10 s at most
+                out.write(("X-Line-" + line + ": x\r\n").getBytes(StandardCharsets.US_ASCII));
+                try {
+                    byte[] buffer = new byte[4096];
+                    int n = client.getInputStream().read(buffer);
+                    if (n < 0) break;
+                    answers.append(new String(buffer, 0, n, StandardCharsets.US_ASCII));
+                } catch (java.net.SocketTimeoutException stillOpen) {
+                    // the next line
+                }
+            }
+            assertTrue(answers.toString().startsWith("HTTP/1.1 204"), "the complete request was served: " + answers);
+            assertTrue(answers.toString().contains("HTTP/1.1 408 Request Timeout"), "the endless one got the 408: " + answers);
+        } finally {
             server.stop();
         }
     }

@@ -1,0 +1,164 @@
+package loomylin.admin;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.javalin.Javalin;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import loomylin.bench.measure.PrometheusText;
+import loomylin.jetty.ServerOptions;
+import loomylin.testing.Http;
+import loomylin.testing.Twin;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The capacity signal of servers whose threads no longer saturate, read from the admin port's /metrics while
+ * real servers are full: more blocking requests than an in-flight limit or a VirtualThreadPool's task cap
+ * admits, and more CPU-bound virtual threads than carriers.
+ */
+class CapacityMetricsTest {
+    static final Duration HOLD = Duration.ofSeconds(20);
+    static final int SLEEP_MS = 1500;
+
+    static Javalin limited;   // loom, --max-in-flight 2, queued requests wait up to 30 s
+    static Javalin impatient; // loom, --max-in-flight 1, queued requests wait 200 ms
+    static Javalin capped;    // qtp-vtp:8:2, no in-flight limit
+    static AdminServer admin;
+
+    @BeforeAll
+    static void start() {
+        limited = Twin.JAVA.start(limit(2, 30_000));
+        impatient = Twin.JAVA.start(limit(1, 200));
+        capped = Twin.JAVA.start(Twin.options("qtp-vtp:8:2"));
+        AdminOptions options = new AdminOptions();
+        options.host = "127.0.0.1";
+        options.port = 0;
+        options.servers.add(new Watched(limited.port(), "loom", limited.jettyServer().server()));
+        options.servers.add(new Watched(impatient.port(), "loom", impatient.jettyServer().server()));
+        options.servers.add(new Watched(capped.port(), "qtp-vtp:8:2", capped.jettyServer().server()));
+        admin = AdminServer.start(options);
+    }
+
+    private static ServerOptions limit(int maxInFlight, int waitMs) {
+        ServerOptions o = Twin.options("loom");
+        o.maxInFlight = maxInFlight;
+        o.maxInFlightWaitMs = waitMs;
+        return o;
+    }
+
+    @AfterAll
+    static void stop() {
+        admin.close();
+        limited.stop();
+        impatient.stop();
+        capped.stop();
+    }
+
+    @Test
+    void aFullLimitShowsAdmittedAtTheLimitTheRestQueuedAndTheirWait() throws Exception {
+        String port = String.valueOf(limited.port());
+        PrometheusText before = scrape();
+        assertEquals(2.0, before.series("loomylin_admission_limit", "port", port, "pool", "loom"));
+        assertEquals(0.0, before.series("loomylin_admission_in_flight", "port", port, "pool", "loom"));
+        try (ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<HttpResponse<String>>> answers = send(clients, 5, limited, "/wait-blocking?ms=" + SLEEP_MS);
+            await().atMost(HOLD).until(() -> {
+                PrometheusText m = scrape();
+                return m.series("loomylin_admission_in_flight", "port", port, "pool", "loom") == 2
+                        && m.series("loomylin_admission_queued", "port", port, "pool", "loom") == 3;
+            });
+            for (Future<HttpResponse<String>> a : answers) assertEquals(200, a.get().statusCode(), "a slot frees up well within the 30 s wait");
+        }
+        PrometheusText after = scrape();
+        assertEquals(5, delta(before, after, "loomylin_admission_wait_seconds_count", port, "loom"), "every admitted request's wait");
+        assertTrue(delta(before, after, "loomylin_admission_wait_seconds_bucket", port, "loom", "le", "1.0") <= 2,
+                "three waited for a slot that the first two held for " + SLEEP_MS + " ms");
+        assertEquals(0.0, after.series("loomylin_admission_queued", "port", port, "pool", "loom"));
+    }
+
+    @Test
+    void requestsThatWaitTooLongAreCountedAsExpired() throws Exception {
+        String port = String.valueOf(impatient.port());
+        PrometheusText before = scrape();
+        List<HttpResponse<String>> answers = Http.concurrently(3, "http://127.0.0.1:" + port + "/wait-blocking?ms=" + SLEEP_MS);
+        long refused = answers.stream().filter(a -> a.statusCode() == 503).count();
+        assertTrue(refused >= 1, "one slot held for " + SLEEP_MS + " ms, a 200 ms wait: some of three must expire");
+        PrometheusText after = scrape();
+        assertEquals(refused, delta(before, after, "loomylin_admission_refused_total", port, "loom", "reason", "expired")
+                + delta(before, after, "loomylin_admission_refused_total", port, "loom", "reason", "queue_full"));
+        assertTrue(delta(before, after, "loomylin_admission_refused_total", port, "loom", "reason", "expired") >= 1);
+    }
+
+    @Test
+    void aCappedVirtualThreadPoolShowsItsTasksRunningAtTheCapAndTheRestWaitingForAPermit() throws Exception {
+        String port = String.valueOf(capped.port());
+        PrometheusText idle = scrape();
+        assertEquals(2.0, idle.series("loomylin_pool_request_limit", "port", port, "pool", "qtp-vtp:8:2"));
+        try (ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<HttpResponse<String>>> answers = send(clients, 5, capped, "/wait-blocking?ms=" + SLEEP_MS);
+            await().atMost(HOLD).until(() -> {
+                PrometheusText m = scrape();
+                return m.series("loomylin_pool_tasks_running", "port", port, "pool", "qtp-vtp:8:2") == 2
+                        && m.series("loomylin_pool_tasks_waiting", "port", port, "pool", "qtp-vtp:8:2") == 3;
+            });
+            for (Future<HttpResponse<String>> a : answers) assertEquals(200, a.get().statusCode(), "waiting tasks run once a permit frees up");
+        }
+        assertEquals(0.0, scrape().series("loomylin_pool_tasks_waiting", "port", port, "pool", "qtp-vtp:8:2"));
+    }
+
+    @Test
+    void moreCpuBoundVirtualThreadsThanCarriersWaitForACarrier() throws Exception {
+        PrometheusText idle = scrape();
+        double parallelism = idle.series("loomylin_virtual_thread_scheduler_parallelism");
+        AtomicBoolean loading = new AtomicBoolean(true);
+        // no limit on this server: impatient's limit would queue them before they reach a virtual thread
+        Javalin open = Twin.JAVA.start(Twin.options("loom"));
+        try (ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < 4 * parallelism; i++) {
+                clients.submit(() -> {
+                    while (loading.get()) Http.get("http://127.0.0.1:" + open.port() + "/computational?iterations=10000000");
+                    return null;
+                });
+            }
+            await().atMost(HOLD).until(() -> {
+                PrometheusText m = scrape();
+                return m.series("loomylin_virtual_threads_queued") >= 1 && m.series("loomylin_virtual_thread_carrier_utilisation") >= 1;
+            });
+            loading.set(false);
+        } finally {
+            open.stop();
+        }
+    }
+
+    private static List<Future<HttpResponse<String>>> send(ExecutorService clients, int n, Javalin server, String route) {
+        List<Future<HttpResponse<String>>> answers = new ArrayList<>();
+        for (int i = 0; i < n; i++) answers.add(clients.submit(() -> Http.get("http://127.0.0.1:" + server.port() + route)));
+        return answers;
+    }
+
+    static PrometheusText scrape() {
+        HttpResponse<String> r = Http.get("http://127.0.0.1:" + admin.port() + "/metrics");
+        assertEquals(200, r.statusCode());
+        return PrometheusText.parse(r.body());
+    }
+
+    private static long delta(PrometheusText before, PrometheusText after, String name, String port, String pool, String... more) {
+        String[] labels = new String[4 + more.length];
+        labels[0] = "port";
+        labels[1] = port;
+        labels[2] = "pool";
+        labels[3] = pool;
+        System.arraycopy(more, 0, labels, 4, more.length);
+        return Math.round(after.series(name, labels) - before.series(name, labels));
+    }
+}
