@@ -173,6 +173,7 @@ public final class Backend implements AutoCloseable {
     private void echo(Context ctx) {
         int delay = Params.integer(ctx.queryParams("delay"), "delay", ECHO_DELAY_DEFAULT, 0, Limits.DELAY_MAX);
         int bytes = Params.integer(ctx.queryParams("bytes"), "bytes", ECHO_BYTES_DEFAULT, 0, ECHO_BYTES_MAX);
+        record(new Call("echo", null, null, null));
         Executor later = CompletableFuture.delayedExecutor(delay, TimeUnit.MILLISECONDS, answers);
         ctx.future(() -> CompletableFuture.runAsync(() -> ctx.contentType("text/plain").result("x".repeat(bytes)), later));
     }

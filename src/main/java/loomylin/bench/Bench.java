@@ -57,6 +57,16 @@ public final class Bench {
             ConnectionsBench.main(flags, commandLine, System.out);
             return;
         }
+        if (loomylin.bench.crossover.Crossover.NAME.equals(preset)) {
+            BenchFlags.only(flags, preset, loomylin.bench.crossover.Crossover.FLAGS);
+            loomylin.bench.crossover.Crossover.run(flags, commandLine, System.out);
+            return;
+        }
+        if (loomylin.bench.crossover.Floor.NAME.equals(preset)) {
+            BenchFlags.only(flags, preset, loomylin.bench.crossover.Floor.FLAGS);
+            loomylin.bench.crossover.Floor.run(flags, commandLine, System.out);
+            return;
+        }
         if (FibersExperiments.NAME.equals(preset)) {
             FibersExperiments.run(flags, commandLine, System.out);
             return;

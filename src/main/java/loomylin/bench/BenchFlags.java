@@ -27,7 +27,7 @@ public final class BenchFlags {
     }
 
     public static final List<Flags.Flag> FLAGS = List.of(
-            new Flags.Flag("preset", "smoke|quick|full|latency|scale|hops|seed004|connections|bound", null, "which runs to make; the flags below replace its lists (default: quick, or, when --pools, --endpoints, --concurrency or --rate list the runs, those runs with 20 s windows)"),
+            new Flags.Flag("preset", "smoke|quick|full|latency|scale|hops|seed004|connections|bound|crossover|floor", null, "which runs to make; the flags below replace its lists (default: quick, or, when --pools, --endpoints, --concurrency or --rate list the runs, those runs with 20 s windows)"),
             new Flags.Flag("pools", "KIND,KIND,...", null, "pools to compare (default: the preset's); KIND is " + loomylin.jetty.PoolKind.HELP),
             new Flags.Flag("endpoints", "ROUTE[?QUERY],...", null, "endpoints to load, query kept, e.g. wait-blocking?ms=1000 (default: the preset's)"),
             new Flags.Flag("concurrency", "N,N,...", null, "concurrent clients, or open-loop connections, per run (default: the preset's)"),
@@ -50,6 +50,9 @@ public final class BenchFlags {
             new Flags.Flag("metrics", "URL", null, "with --target: the servers' admin port, e.g. http://host-b:7004/metrics, for their CPU, memory and threads"),
             new Flags.Flag("target-wait", "S", "0", "with --target: how long to wait for the targets and metrics to answer (servers still starting) before giving up"),
             new Flags.Flag("duration", "DURATION", null, "seed004 and bound only: how long each measured run lasts (hey -z, wrk -d), e.g. 8s (default " + FibersExperiments.DURATION + "; bound: 20s)"),
+            new Flags.Flag("waits", "MS,MS,...", null, "crossover only: the blocking waits per request of the grid (default " + loomylin.bench.crossover.Crossover.WAITS_MS.toString().replaceAll("[\\[\\] ]", "") + ")"),
+            new Flags.Flag("cpus", "MS,MS,...", null, "crossover only: the CPU ms per request of the grid (default " + loomylin.bench.crossover.Crossover.CPUS_MS.toString().replaceAll("[\\[\\] ]", "") + ")"),
+            new Flags.Flag("calls", "N", null, "crossover only: make every cell's wait N consecutive calls to the backend instead of a sleep (default 0: a sleep)"),
             new Flags.Flag("wrk", "PATH", null, "the wrk binary (default: wrk on PATH)"),
             new Flags.Flag("hop-client", "url|jdk|jetty", "url", "the servers' blocking client behind /hops-blocking (compare them with --preset hops)"),
             new Flags.Flag("oha", "PATH", null, "the oha binary (default: oha on PATH, else ~/.cargo/bin/oha)"),
@@ -82,6 +85,14 @@ public final class BenchFlags {
                 measureS, openMeasureS, twin, heap, flags.integer("backend-delay", 0, Limits.DELAY_MAX), flags.integer("timeout", 1, 600),
                 flags.integer("client-limit", 1, 100), remote, UsageError.parsing(HopClientKind::parse, flags.get("hop-client").trim()),
                 cpuSets, flags.integer("invocations", 1, 5), flags.on("jfr"));
+    }
+
+    /** Refuses, as a usage error, any flag given on the command line that the preset's own runner does not read ({@code honoured}). */
+    public static void only(Flags flags, String preset, java.util.Set<String> honoured) {
+        for (Flags.Flag f : FLAGS)
+            if (!honoured.contains(f.name()) && !flags.all(f.name()).isEmpty())
+                throw new UsageError("--" + f.name() + " does not apply to --preset " + preset + "; it reads " + String.join(", ",
+                        honoured.stream().filter(n -> !n.equals("preset") && !n.equals("help")).sorted().map(n -> "--" + n).toList()));
     }
 
     /** The CPU sets of the flags; with --target the bench starts no server or backend, so only the client can be pinned. */
@@ -193,6 +204,12 @@ public final class BenchFlags {
         out.append(String.format("  %-7s %s%n", Bound.NAME, "each pool shape past its bound, with and without --max-in-flight: blocking waits, CPU overload,"
                 + " large bodies on " + Bound.BODIES_POOL + "; 26 runs of --duration (20s) plus about 10 s each; --concurrency B,C,D sets the three loads' clients"
                 + " (1000,2000,500); writes bound.csv, bound.md, bound-*.png, provenance.json"));
+        out.append(String.format("  %-7s %s%n", loomylin.bench.crossover.Crossover.NAME, "where virtual threads pay off: /mixed over a grid of waits (--waits) x CPU (--cpus) on loom, qtp:200,"
+                + " a Little's-law pool, " + loomylin.bench.crossover.Shapes.PREFERRED + ", and /mixed-async on " + String.join(", ", loomylin.bench.crossover.Shapes.ASYNC)
+                + "; wrk windows of --measure (20) s after a --warmup (3s) at c=--concurrency (400); prints its estimate;"
+                + " writes crossover.csv/.md, heat maps, provenance.json"));
+        out.append(String.format("  %-7s %s%n", loomylin.bench.crossover.Floor.NAME, "the floor: a bare Jetty Handler, a bare Javalin route and Loomylin's /wait-blocking?ms=0 on each pool (--pools), wrk -t1 -c50,"
+                + " --measure (10) s windows after --warmup (5s), --repeat (2) rounds; a few minutes; writes floor.csv/.md, provenance.json"));
         out.append(String.format("  %-7s %s%n", ConnectionsBench.NAME, "the echo seed: nio, threads and virtual clients x 100-15000 connections and the most the open-file"
                 + " limit allows, against the backend's /echo (1 s); --concurrency lists connections, --measure seconds (10), --repeat (3); writes connections.csv/.md/.png"));
         return out.toString();

@@ -49,7 +49,7 @@ public final class Launcher {
             new Flags.Flag("pool", "PORT=KIND", null, "override one port's pool (repeatable)", "LOOMYLIN_POOL_<PORT>=KIND"),
             new Flags.Flag("port", "PORT", "7000", "port of the first server; 0 puts every server and the backend on a free port"),
             new Flags.Flag("host", "HOST", "0.0.0.0", "address to bind"),
-            new Flags.Flag("backend", "URL", null, "use this backend for /hops-* instead of starting the embedded one"),
+            new Flags.Flag("backend", "URL", null, "use this backend for /hops-* and /mixed?calls=N instead of starting the embedded one"),
             new Flags.Flag("backend-port", "PORT", "first port + number of servers", "port of the embedded backend"),
             new Flags.Flag("delay", "MS", String.valueOf(Limits.DELAY_DEFAULT), "embedded backend's delay per call"),
             new Flags.Flag("accept-queue", "N", "4096", "kernel accept backlog of each server"),
@@ -73,7 +73,9 @@ public final class Launcher {
     public static final String USAGE = """
             Usage:
               java -jar loomylin.jar [flags]             three servers (ports 7000-7002) and the backend (7003)
+              java -jar loomylin.jar advise [flags]      your request profile measured on three pools (see: advise --help)
               java -jar loomylin.jar backend [flags]     the backend alone (see: backend --help)
+              java -jar loomylin.jar bare-jetty [flags]  a bare Jetty Handler (or Javalin route) on one pool (see: bare-jetty --help)
               java -jar loomylin.jar bench [flags]       the benchmark (see: bench --help)
               java -jar loomylin.jar clients [flags]     nio/threads/virtual clients holding N connections (see: clients --help)
 

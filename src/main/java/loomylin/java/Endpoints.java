@@ -77,19 +77,20 @@ public final class Endpoints {
         ctx.future(() -> hops.meetingsAsync(token, delay).thenAccept(meetings -> ctx.json(meetings)));
     }
 
-    /** The seed's request: SHA-256 work, a sleep, then the data file's first bytes, all on the request thread. */
+    /** The seed's request: SHA-256 work, a wait (a sleep, or {@code calls} backend calls), then the data file's first bytes, all on the request thread. */
     public void mixed(Context ctx) throws Exception {
         MixedWork work = MixedWork.of(ctx, options.dataFileBytes());
         ctx.header(MixedWork.DIGEST_HEADER, Sha256Loop.run(work.cpu()));
-        Thread.sleep(work.sleepMs());
+        if (work.calls() == 0) Thread.sleep(work.sleepMs());
+        else hops.echoBlocking(work);
         FileBody.send(ctx, options.dataFile(), work.fileBytes());
     }
 
-    /** The same work holding no request thread while it waits: CPU on the pool, sleep on the timer, file through an async channel. */
+    /** The same work holding no request thread while it waits: CPU on the pool, the wait on the timer (or async backend calls), file through an async channel. */
     public void mixedAsync(Context ctx) {
         MixedWork work = MixedWork.of(ctx, options.dataFileBytes());
         ctx.future(() -> CompletableFuture.supplyAsync(() -> Sha256Loop.run(work.cpu()), pool)
-                .thenCompose(digest -> later(work.sleepMs(), digest))
+                .thenCompose(digest -> work.calls() == 0 ? later(work.sleepMs(), digest) : hops.echoAsync(work).thenApply(done -> digest))
                 .thenCompose(digest -> {
                     ctx.header(MixedWork.DIGEST_HEADER, digest);
                     return FileBody.sendAsync(ctx, options.dataFile(), work.fileBytes());

@@ -21,6 +21,7 @@ import java.util.concurrent.Executors;
 import loomylin.jetty.ServerOptions;
 import loomylin.json.Json;
 import loomylin.web.HopFailure;
+import loomylin.web.MixedWork;
 import loomylin.web.Protocol;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -64,6 +65,25 @@ public final class HopClient implements AutoCloseable {
                         .thenApply(body -> field("authorize", body, "authority"))
                         .thenCompose(authority -> sendAsync("meetings", meetings(userId, authority, delay))))
                 .thenApply(body -> json("meetings", body));
+    }
+
+    /** /mixed's wait as {@code work.calls()} consecutive calls to the backend's /echo over the {@code --hop-client}; the calling thread waits for each. */
+    public void echoBlocking(MixedWork work) {
+        for (int i = 0; i < work.calls(); i++) send("echo", echo(work.callDelayMs(i)));
+    }
+
+    /** The same calls chained over the JDK's HttpClient; no thread waits between them. */
+    public CompletableFuture<Void> echoAsync(MixedWork work) {
+        CompletableFuture<String> chain = CompletableFuture.completedFuture("");
+        for (int i = 0; i < work.calls(); i++) {
+            Call call = echo(work.callDelayMs(i));
+            chain = chain.thenCompose(previous -> sendAsync("echo", call));
+        }
+        return chain.thenApply(last -> null);
+    }
+
+    private Call echo(int delay) {
+        return new Call(URI.create(backend + "/echo?bytes=0&delay=" + delay), Map.of());
     }
 
     /** One backend call: where, with which headers. */

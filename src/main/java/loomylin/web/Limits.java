@@ -22,6 +22,8 @@ public final class Limits {
     public static final int SLEEP_DEFAULT = 0;
     /** /mixed: bytes of the data file sent back (the seed's 100 KB); at most the data file's size. */
     public static final int FILE_DEFAULT = 100_000;
+    /** /mixed: the most backend calls its wait may be split into. */
+    public static final int CALLS_MAX = 100;
     /** The data file /mixed reads, made at start-up: {@code --data-file-bytes}. */
     public static final int DATA_FILE_BYTES_DEFAULT = 16 * 1024 * 1024;
     public static final int DATA_FILE_BYTES_MIN = FILE_DEFAULT; // the default request must fit

@@ -66,20 +66,21 @@ class Endpoints(private val options: ServerOptions, private val pool: ThreadPool
         ctx.future { hops.meetingsAsync(token, delay).thenAccept { meetings -> ctx.json(meetings) } }
     }
 
-    /** The seed's request: SHA-256 work, a sleep, then the data file's first bytes, all on the request thread. */
+    /** The seed's request: SHA-256 work, a wait (a sleep, or `calls` backend calls), then the data file's first bytes, all on the request thread. */
     fun mixed(ctx: Context) {
         val work = MixedWork.of(ctx, options.dataFileBytes)
         ctx.header(MixedWork.DIGEST_HEADER, Sha256Loop.run(work.cpu))
-        Thread.sleep(work.sleepMs.toLong())
+        if (work.calls == 0) Thread.sleep(work.sleepMs.toLong())
+        else hops.echoBlocking(work)
         FileBody.send(ctx, options.dataFile, work.fileBytes)
     }
 
-    /** The same work holding no request thread while it waits: CPU on the pool, sleep on the timer, file through an async channel. */
+    /** The same work holding no request thread while it waits: CPU on the pool, the wait on the timer (or async backend calls), file through an async channel. */
     fun mixedAsync(ctx: Context) {
         val work = MixedWork.of(ctx, options.dataFileBytes)
         ctx.future {
             CompletableFuture.supplyAsync({ Sha256Loop.run(work.cpu) }, pool)
-                .thenCompose { digest -> later(work.sleepMs, digest) }
+                .thenCompose { digest -> if (work.calls == 0) later(work.sleepMs, digest) else hops.echoAsync(work).thenApply { digest } }
                 .thenCompose { digest ->
                     ctx.header(MixedWork.DIGEST_HEADER, digest)
                     FileBody.sendAsync(ctx, options.dataFile, work.fileBytes)

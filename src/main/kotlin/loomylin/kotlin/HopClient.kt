@@ -18,6 +18,7 @@ import java.util.concurrent.Executors
 import loomylin.jetty.ServerOptions
 import loomylin.json.Json
 import loomylin.web.HopFailure
+import loomylin.web.MixedWork
 import loomylin.web.Protocol
 import tools.jackson.core.JacksonException
 import tools.jackson.databind.JsonNode
@@ -56,6 +57,23 @@ class HopClient(options: ServerOptions) : AutoCloseable {
                     .thenCompose { authority -> sendAsync("meetings", meetings(userId, authority, delay)) }
             }
             .thenApply { body -> json("meetings", body) }
+
+    /** /mixed's wait as `work.calls` consecutive calls to the backend's /echo over the `--hop-client`; the calling thread waits for each. */
+    fun echoBlocking(work: MixedWork) {
+        for (i in 0 until work.calls) send("echo", echo(work.callDelayMs(i)))
+    }
+
+    /** The same calls chained over the JDK's HttpClient; no thread waits between them. */
+    fun echoAsync(work: MixedWork): CompletableFuture<Void?> {
+        var chain: CompletableFuture<String> = CompletableFuture.completedFuture("")
+        for (i in 0 until work.calls) {
+            val call = echo(work.callDelayMs(i))
+            chain = chain.thenCompose { sendAsync("echo", call) }
+        }
+        return chain.thenApply { null }
+    }
+
+    private fun echo(delay: Int): Call = Call(URI.create("$backend/echo?bytes=0&delay=$delay"), mapOf())
 
     /** One backend call: where, with which headers. */
     private data class Call(val uri: URI, val headers: Map<String, String>)

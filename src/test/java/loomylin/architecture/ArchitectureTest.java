@@ -42,8 +42,11 @@ class ArchitectureTest {
             Map.entry("loomylin.bench.output", 9),
             Map.entry("loomylin.bench.connections", 10),
             Map.entry("loomylin.bench.fibers", 10),
+            Map.entry("loomylin.bench.crossover", 11),
             Map.entry("loomylin.bench.bound", 11),
             Map.entry("loomylin.bench", 12),
+            Map.entry("loomylin.advise", 12),
+            Map.entry("loomylin.bare", 6),
             Map.entry("loomylin.report", 6),
             Map.entry("loomylin.reliability", 13),
             Map.entry("loomylin", 14));

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
+import loomylin.cli.Flags;
 import loomylin.cli.UsageError;
 import loomylin.jetty.PoolKind;
 import org.junit.jupiter.api.Test;
@@ -163,5 +164,18 @@ class BenchFlagsTest {
         assertTrue(e.intParam("iterations").isEmpty());
         assertTrue(Endpoint.parse("hops-async?delay=20").usesBackend());
         assertEquals("computational", Endpoint.parse("computational").slug());
+    }
+
+    @Test
+    void aFlagTheCrossoverDoesNotReadIsAUsageError() {
+        Flags flags = Flags.parse(new String[] {"--preset", "crossover", "--rate", "100"}, BenchFlags.FLAGS, Map.of());
+        UsageError e = assertThrows(UsageError.class, () -> BenchFlags.only(flags, "crossover", loomylin.bench.crossover.Crossover.FLAGS));
+        assertTrue(e.getMessage().startsWith("--rate does not apply to --preset crossover; it reads --calls, --client-limit, --concurrency"), e.getMessage());
+    }
+
+    @Test
+    void theFlagsTheFloorReadsPass() {
+        Flags flags = Flags.parse(new String[] {"--preset", "floor", "--pools", "loom", "--measure", "3"}, BenchFlags.FLAGS, Map.of());
+        BenchFlags.only(flags, "floor", loomylin.bench.crossover.Floor.FLAGS);
     }
 }

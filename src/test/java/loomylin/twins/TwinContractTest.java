@@ -87,6 +87,10 @@ class TwinContractTest {
                 Arguments.of("/mixed?file=" + (TestData.BYTES + 1), 400,
                         "file must be a whole number from 0 to " + TestData.BYTES + ", got " + (TestData.BYTES + 1) + "\n", "text/plain"),
                 Arguments.of("/mixed-async?file=1&file=2", 400, "file given 2 times; give it once\n", "text/plain"),
+                Arguments.of("/mixed?cpu=1&sleep=3&file=0&calls=2", 200, "", "application/octet-stream"),
+                Arguments.of("/mixed-async?cpu=1&sleep=3&file=0&calls=2", 200, "", "application/octet-stream"),
+                Arguments.of("/mixed?calls=101", 400, "calls must be a whole number from 0 to 100, got 101\n", "text/plain"),
+                Arguments.of("/mixed-async?calls=-1", 400, "calls must be a whole number from 0 to 100, got '-1'\n", "text/plain"),
                 Arguments.of("/nope", 404, "no route GET /nope; routes: " + loomylin.web.Routes.listing() + "\n", "text/plain"));
     }
 
@@ -130,6 +134,23 @@ class TwinContractTest {
                     HttpResponse.BodyHandlers.ofByteArray());
             assertEquals(Limits.FILE_DEFAULT, defaults.body().length, twin + " default file");
             assertEquals(Sha256Loop.run(Limits.CPU_DEFAULT), defaults.headers().firstValue(MixedWork.DIGEST_HEADER).orElse(""), twin + " default cpu");
+        }
+    }
+
+    @Test
+    void mixedWithCallsWaitsOnThatManyBackendEchoesAndStillSendsItsBody() throws Exception {
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        for (Twin twin : Twin.values()) {
+            for (String route : List.of("/mixed", "/mixed-async")) {
+                backend.clearCalls();
+                URI uri = URI.create("http://127.0.0.1:" + SERVERS.get(twin).port() + route + "?cpu=1000&sleep=7&file=16&calls=3");
+                HttpResponse<byte[]> r = client.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofByteArray());
+                String where = twin + " " + uri;
+                assertEquals(200, r.statusCode(), where);
+                assertEquals(16, r.body().length, where);
+                assertEquals(Sha256Loop.run(1000), r.headers().firstValue(MixedWork.DIGEST_HEADER).orElse(""), where);
+                assertEquals(3, backend.calls().stream().filter(c -> c.route().equals("echo")).count(), where);
+            }
         }
     }
 

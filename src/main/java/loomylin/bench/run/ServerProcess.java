@@ -65,6 +65,18 @@ public final class ServerProcess implements AutoCloseable {
         return start(launcher, "server " + pool, jvm, args, port, log);
     }
 
+    /**
+     * A bare server ({@code loomylin bare-jetty}) answering every request {@code 200 ok} on {@code pool}, without
+     * any of Loomylin's handlers: a Jetty Handler ({@code javalin} false) or a Javalin route ({@code javalin} true);
+     * the floor a Loomylin server stands on.
+     */
+    public static ServerProcess bare(String pool, boolean javalin, String heap, int port, Path log) throws IOException {
+        List<String> jvm = List.of("-Xms" + heap, "-Xmx" + heap, "-XX:+AlwaysPreTouch");
+        List<String> args = List.of("bare-jetty", "--pool", pool, "--framework", javalin ? "javalin" : "none", "--host", HOST,
+                "--port", Integer.toString(port), "--accept-queue", "4096");
+        return start(List.of(), (javalin ? "bare javalin " : "bare jetty ") + pool, jvm, args, port, log);
+    }
+
     public static ServerProcess backend(int port, int delayMs, Path log) throws IOException {
         return backend(List.of(), port, delayMs, log);
     }

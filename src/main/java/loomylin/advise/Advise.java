@@ -1,0 +1,237 @@
+package loomylin.advise;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import loomylin.bench.crossover.Shapes;
+import loomylin.bench.fibers.Calibration;
+import loomylin.bench.load.Client;
+import loomylin.bench.load.ClientBinary;
+import loomylin.bench.load.OhaRun;
+import loomylin.bench.output.Charts;
+import loomylin.bench.output.Progress;
+import loomylin.bench.output.Provenance;
+import loomylin.bench.run.Endpoint;
+import loomylin.bench.run.FreePort;
+import loomylin.bench.run.RunResult;
+import loomylin.bench.run.RunSpec;
+import loomylin.bench.run.ServerProcess;
+import loomylin.bench.run.TimedRun;
+import loomylin.cli.Durations;
+import loomylin.cli.Flags;
+import loomylin.cli.StartupFailure;
+import loomylin.cli.UsageError;
+import loomylin.jetty.HopClientKind;
+import loomylin.jetty.PoolKind;
+import loomylin.jetty.Twin;
+import loomylin.proc.ProcLimits;
+import loomylin.web.Limits;
+
+/**
+ * {@code loomylin advise}: the user's own request, measured. The request ({@link Profile}: CPU, wait, body) is
+ * simulated on {@code /mixed}, its CPU turned into SHA-256 iterations by a {@link Calibration}, and offered open
+ * loop with oha at the user's rate, 1.5x and 2x it, on the user's platform pool ({@code qtp:THREADS}), on
+ * {@code loom} and on {@link Shapes#PREFERRED}; each run a fresh server JVM, a warm-up at the user's rate, then the
+ * measured window. Prints {@link AdvisePage} on stdout and writes it as advise.md, with advise.csv, advise.png and
+ * provenance.json, to {@code --out}; progress goes to stderr.
+ */
+public final class Advise {
+    private Advise() {
+    }
+
+    public static final Duration WINDOW = Duration.ofSeconds(15);
+    public static final Duration WARMUP = Duration.ofSeconds(5);
+    /** Per run, beyond the warm-up and window: server start, settle, stop; for the estimate. */
+    static final int OVERHEAD_S = 5;
+    public static final String PAGE = "advise.md";
+    public static final String CSV = "advise.csv";
+    public static final String CHART = "advise.png";
+
+    public static final List<Flags.Flag> FLAGS = List.of(
+            new Flags.Flag("cpu-ms", "MS", null, "CPU per request in ms, e.g. 2 or 0.5 (required)"),
+            new Flags.Flag("wait-ms", "MS", null, "blocking wait per request in whole ms: a database or downstream call (required)"),
+            new Flags.Flag("rate", "REQ/S", null, "your requests per second; advise also offers 1.5x and 2x it (required)"),
+            new Flags.Flag("threads", "N", null, "your platform pool's size today: Jetty's QueuedThreadPool maxThreads (required)"),
+            new Flags.Flag("body-bytes", "N", "0", "response body bytes, read from a file as /mixed does"),
+            new Flags.Flag("calls", "N", "0", "make the wait N consecutive downstream calls (to Loomylin's backend) instead of a sleep"),
+            new Flags.Flag("window", "DURATION", "15s", "each measured window, e.g. 15s"),
+            new Flags.Flag("warmup", "DURATION", "5s", "each server's warm-up at your rate before its window"),
+            new Flags.Flag("out", "DIR", "advise-results", "where advise.md, advise.csv, advise.png and provenance.json go"),
+            new Flags.Flag("twin", "java|kotlin", "java", "which implementation the servers run"),
+            new Flags.Flag("heap", "SIZE", "512m", "fixed heap of each server JVM"),
+            new Flags.Flag("timeout", "S", "20", "oha's per-request timeout in seconds; a request that takes longer counts as an error"),
+            new Flags.Flag("client-limit", "PERCENT", "90", "flag a run client-limited when oha kept this share of the cores busy, or oha and the server together this share of the machine"),
+            new Flags.Flag("oha", "PATH", null, "the oha binary (default: oha on PATH, else ~/.cargo/bin/oha)"),
+            new Flags.Flag("help", null, null, "print this help and exit"));
+
+    public static String help() {
+        return """
+                Usage: java -jar loomylin.jar advise --cpu-ms MS --wait-ms MS --rate REQ/S --threads N [flags]
+
+                Measures your request profile on this machine: /mixed does your CPU (as SHA-256 work), then your
+                wait (a sleep, or with --calls N that many calls to Loomylin's backend), then sends your body; oha
+                offers it open loop at your rate, 1.5x and 2x, on your platform pool (qtp:THREADS), on loom and on
+                """ + Shapes.PREFERRED + """
+                , a fresh server per run. Prints one page: per pool the
+                achieved rate, p50/p99, CPU per request, OS threads, memory growth and errors; each pool's knee
+                (Little's law, the CPU, measured); a verdict with its numbers; the caveats for your profile; and
+                whether the client or the machine limited the measurement. About 4 minutes with the defaults.
+                Linux only (reads /proc); needs oha: cargo install oha --version 1.16.0 --locked
+
+                Refused with one line and exit 2: negative or malformed numbers, a wait shorter than the CPU, a rate
+                whose CPU alone needs more than this machine's cores, more connections than the open-file limit.
+
+                Flags (each also settable by the environment variable shown):
+                """ + Flags.describe(FLAGS);
+    }
+
+    public static void main(String[] args) {
+        Flags flags = Flags.parse(args, FLAGS, System.getenv());
+        if (flags.help()) {
+            System.out.print(help());
+            return;
+        }
+        run(flags, "java -jar loomylin.jar advise " + String.join(" ", args), System.out, System.err);
+    }
+
+    /** Runs advise; returns the output directory. {@code page} gets the page, {@code progress} the progress lines. */
+    public static Path run(Flags flags, String commandLine, PrintStream page, PrintStream progress) {
+        Profile profile = Profile.parse(flags.get("cpu-ms"), flags.get("wait-ms"), flags.get("rate"), flags.get("threads"), flags.get("body-bytes"),
+                flags.get("calls"));
+        Duration window = flags.duration("window", Duration.ofSeconds(1), Duration.ofMinutes(10));
+        Duration warmup = flags.duration("warmup", Duration.ofSeconds(1), Duration.ofMinutes(5));
+        String twin = flags.value("twin", Twin::parse).label();
+        String heap = flags.get("heap").trim();
+        if (!heap.matches("\\d{1,6}[mMgG]")) throw new UsageError("--heap must be a size such as 512m or 1g, got '" + loomylin.web.Params.printable(heap) + "'");
+        int timeoutS = flags.integer("timeout", 1, 600);
+        int clientLimit = flags.integer("client-limit", 1, 100);
+        if (!Files.isReadable(Path.of("/proc/self/stat"))) throw new UsageError("advise measures servers through /proc, so it runs on Linux only");
+        int cores = Runtime.getRuntime().availableProcessors();
+        profile.checkMachine(cores, ProcLimits.openFiles(Path.of("/proc/self/limits")));
+        Path oha = ClientBinary.locate(Client.OHA, flags.get("oha") == null ? null : Path.of(flags.get("oha")));
+        List<PoolKind> pools = pools(profile);
+        List<Integer> rates = profile.rates();
+        int total = pools.size() * rates.size();
+        long estimateS = total * (window.toSeconds() + warmup.toSeconds() + OVERHEAD_S);
+        Path dir = Path.of(flags.get("out")).toAbsolutePath();
+        try {
+            Files.createDirectories(dir);
+            Path log = dir.resolve("servers.log");
+            Files.writeString(log, "");
+            progress.printf(Locale.ROOT, "advise: %d runs (%s x %s req/s), about %s; calibrating /mixed's CPU work%n", total, pools, rates, Progress.clock(estimateS));
+            Calibration calibration = Calibration.measure();
+            int iterations = (int) Math.min(Limits.CPU_MAX, Math.round(profile.cpuMs() * calibration.iterationsPerMs()));
+            String query = profile.query(iterations);
+            Endpoint endpoint = Endpoint.parse(query);
+            Provenance.collect(commandLine, dir, Map.of("oha", ClientBinary.version(Client.OHA, oha)),
+                    Map.of("server", Provenance.ALL_CPUS, "client", Provenance.ALL_CPUS)).write(dir);
+            List<AdvisePage.Run> runs = new ArrayList<>();
+            List<RunResult> rows = new ArrayList<>();
+            ServerProcess backend = profile.usesBackend() ? startBackend(dir.resolve("backend.log")) : null;
+            URI backendUri = backend != null ? backend.uri("") : URI.create("http://" + ServerProcess.HOST + ":1"); // without calls /mixed calls nothing
+            try {
+                Progress bar = new Progress(total, progress);
+                StringBuilder csv = new StringBuilder("multiple," + String.join(",", RunResult.COLUMNS) + ",failure\n");
+                for (int rate : rates) { // every pool at one rate before the next rate: drift hits every pool alike
+                    for (PoolKind pool : pools) {
+                        RunSpec spec = new RunSpec(pool, endpoint, profile.connections(), rate, Client.OHA, 1);
+                        Files.writeString(log, "=== " + pool + " at " + rate + " req/s\n", java.nio.file.StandardOpenOption.APPEND);
+                        AdvisePage.Run run = one(spec, profile, twin, heap, oha, window, warmup, timeoutS, clientLimit, cores, log, backendUri);
+                        runs.add(run);
+                        String multiple = RunResult.fixed((double) rate / profile.rate(), 2);
+                        if (run.result() != null) {
+                            rows.add(run.result());
+                            csv.append(multiple).append(',').append(String.join(",", run.result().csvFields())).append(",\n");
+                            bar.done(runs.size(), run.result());
+                        } else {
+                            csv.append(multiple).append(',').append(pool).append(',').append(endpoint).append(",".repeat(RunResult.COLUMNS.size() - 2))
+                                    .append(",\"").append(run.failure().replace("\"", "'")).append("\"\n");
+                            progress.printf("[%d/%d] %s at %d req/s FAILED: %s%n", runs.size(), total, pool, rate, run.failure());
+                        }
+                        Files.writeString(dir.resolve(CSV), csv.toString());
+                    }
+                }
+            } finally {
+                if (backend != null) backend.close();
+            }
+            String chart = null;
+            if (Charts.write(dir, endpoint, true, pools, rows)) {
+                Files.move(dir.resolve(Charts.fileName(endpoint, true)), dir.resolve(CHART), StandardCopyOption.REPLACE_EXISTING);
+                chart = CHART;
+            }
+            String windows = windows(window, warmup);
+            String text = AdvisePage.render(profile, query, calibration.iterationsPerMs(), cores, pools, runs, windows, chart)
+                    + "\nCommand: `" + commandLine + "`; files in " + dir + " (advise.csv, provenance.json).\n";
+            Files.writeString(dir.resolve(PAGE), text);
+            page.print(text);
+            return dir;
+        } catch (IOException e) {
+            throw new StartupFailure("advise: " + e.getMessage());
+        }
+    }
+
+    /** The user's platform pool first, then loom and the preferred shape. */
+    static List<PoolKind> pools(Profile p) {
+        List<PoolKind> pools = new ArrayList<>(List.of(PoolKind.qtp(p.threads()), PoolKind.loom()));
+        PoolKind preferred = PoolKind.parse(Shapes.PREFERRED);
+        if (!pools.contains(preferred)) pools.add(preferred);
+        return pools;
+    }
+
+    private static AdvisePage.Run one(RunSpec spec, Profile p, String twin, String heap, Path oha, Duration window, Duration warmup, int timeoutS,
+                                      int clientLimit, int cores, Path log, URI backend) throws IOException {
+        ServerProcess server = null;
+        try {
+            for (int attempt = 1; ; attempt++) {
+                server = ServerProcess.server(spec.pool().toString(), twin, heap, FreePort.pick(), backend, HopClientKind.URL, log);
+                try {
+                    server.awaitPool(spec.pool().toString(), twin);
+                    break;
+                } catch (StartupFailure e) {
+                    server.close();
+                    if (!server.portTaken() || attempt == 3) throw e;
+                }
+            }
+            int warmRate = p.rate();
+            RunResult r = TimedRun.run(server, spec, twin, cores, clientLimit,
+                    (url, sampler) -> OhaRun.measure(oha, url, (int) Math.max(1, warmRate * warmup.toMillis() / 1000), warmRate, spec.concurrency(), timeoutS, null),
+                    (url, sampler) -> OhaRun.measure(oha, url, (int) Math.max(1, spec.rate() * window.toMillis() / 1000), spec.rate(), spec.concurrency(), timeoutS, sampler));
+            return new AdvisePage.Run(spec.pool(), spec.rate(), r, null);
+        } catch (StartupFailure | IllegalArgumentException e) {
+            return new AdvisePage.Run(spec.pool(), spec.rate(), null, String.valueOf(e.getMessage()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StartupFailure("advise: interrupted");
+        } finally {
+            if (server != null) server.close();
+        }
+    }
+
+    /** The backend the wait's calls go to: its own JVM for the whole of advise. */
+    private static ServerProcess startBackend(Path log) throws IOException {
+        Files.writeString(log, "");
+        for (int attempt = 1; ; attempt++) {
+            ServerProcess backend = ServerProcess.backend(FreePort.pick(), 0, log);
+            try {
+                backend.awaitReady("/echo?delay=0&bytes=0");
+                return backend;
+            } catch (StartupFailure e) {
+                backend.close();
+                if (!backend.portTaken() || attempt == 3) throw e;
+            }
+        }
+    }
+
+    /** How the windows read on the page. */
+    private static String windows(Duration window, Duration warmup) {
+        return Durations.go(window) + " windows after a " + Durations.go(warmup) + " warm-up at your rate";
+    }
+}

@@ -1,0 +1,123 @@
+package loomylin.advise;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import loomylin.bench.load.Client;
+import loomylin.bench.measure.Measured;
+import loomylin.bench.run.Endpoint;
+import loomylin.bench.run.RunResult;
+import loomylin.bench.run.RunSpec;
+import loomylin.jetty.PoolKind;
+import org.junit.jupiter.api.Test;
+
+/** advise's page from given rows: held rates, knees, the verdict's direction, the caveats that apply, and what limited the runs. */
+class AdvisePageTest {
+    private static final Profile PROFILE = Profile.parse("2", "40", "300", "200", "0", "0");
+    private static final PoolKind MINE = PoolKind.qtp(200);
+    private static final PoolKind LOOM = PoolKind.loom();
+    private static final List<PoolKind> POOLS = List.of(MINE, LOOM);
+
+    private static AdvisePage.Run run(PoolKind pool, int offered, double achieved, double p99Ms, long errors) {
+        return run(pool, offered, achieved, p99Ms, errors, 10, false);
+    }
+
+    private static AdvisePage.Run run(PoolKind pool, int offered, double achieved, double p99Ms, long errors, double clientPct, boolean clientLimited) {
+        RunSpec spec = new RunSpec(pool, Endpoint.parse("mixed?cpu=1&sleep=40&file=0"), 101, offered, Client.OHA, 1);
+        long sent = Math.round(achieved * 10) + errors;
+        RunResult r = new RunResult(spec, "java", sent, sent, sent - errors, errors, 10, achieved, achieved,
+                new Measured.Latency(45, 50, p99Ms, p99Ms, p99Ms), 0.0025 * sent, 100_000, 120_000, 3_000_000, pool.equals(LOOM) ? 27 : 222,
+                1, clientPct, 30, clientLimited, 0);
+        return new AdvisePage.Run(pool, offered, r, null);
+    }
+
+    private static List<AdvisePage.Run> every(PoolKind pool, double p99At300, double p99At450, double p99At600) {
+        return List.of(run(pool, 300, 300, p99At300, 0), run(pool, 450, 450, p99At450, 0), run(pool, 600, 600, p99At600, 0));
+    }
+
+    @Test
+    void aRateIsHeldOnlyWithoutErrorsNearlyAllOfItAchievedAndABoundedP99() {
+        assertTrue(AdvisePage.held(run(MINE, 300, 299, 60, 0), PROFILE));
+        assertFalse(AdvisePage.held(run(MINE, 300, 299, 60, 1), PROFILE));
+        assertFalse(AdvisePage.held(run(MINE, 300, 250, 60, 0), PROFILE));
+        assertFalse(AdvisePage.held(run(MINE, 300, 299, AdvisePage.p99BoundMs(PROFILE) + 1, 0), PROFILE));
+    }
+
+    @Test
+    void theMeasuredKneeLiesAfterTheLastRateHeld() {
+        List<AdvisePage.Run> runs = every(MINE, 60, 60, 5_000);
+        assertEquals(450, AdvisePage.heldUpTo(MINE, runs, PROFILE));
+        assertEquals("between 450 and 600 req/s", AdvisePage.measuredKnee(MINE, runs, PROFILE));
+    }
+
+    @Test
+    void theVerdictSaysVirtualThreadsPayOffWhenOnlyTheyHoldTheRates() {
+        List<AdvisePage.Run> runs = new ArrayList<>(every(MINE, 60, 5_000, 9_000));
+        runs.addAll(every(LOOM, 60, 60, 70));
+        String verdict = AdvisePage.verdict(PROFILE, 2, POOLS, runs);
+        assertTrue(verdict.startsWith("Virtual threads pay off for this profile: loom held every rate up to twice yours, 600 req/s"), verdict);
+        assertTrue(verdict.contains("qtp:200 held up to 300 req/s"), verdict);
+    }
+
+    @Test
+    void theVerdictNamesEveryPoolThatHeldAsMuchAsTheBest() {
+        PoolKind preferred = PoolKind.parse(loomylin.bench.crossover.Shapes.PREFERRED);
+        List<AdvisePage.Run> runs = new ArrayList<>(every(MINE, 5_000, 5_000, 9_000));
+        runs.addAll(every(LOOM, 60, 60, 70));
+        runs.addAll(every(preferred, 60, 60, 70));
+        String verdict = AdvisePage.verdict(PROFILE, 2, List.of(MINE, LOOM, preferred), runs);
+        assertTrue(verdict.startsWith("Virtual threads pay off for this profile: loom (and " + preferred + ") held every rate"), verdict);
+        assertTrue(verdict.contains("your qtp:200 did not hold your own 300 req/s"), verdict);
+    }
+
+    @Test
+    void theVerdictKeepsTheUsersPoolWhenItHoldsAsMuch() {
+        List<AdvisePage.Run> runs = new ArrayList<>(every(MINE, 60, 60, 60));
+        runs.addAll(every(LOOM, 60, 60, 60));
+        String verdict = AdvisePage.verdict(PROFILE, 2, POOLS, runs);
+        assertTrue(verdict.startsWith("Keep qtp:200"), verdict);
+        assertTrue(verdict.contains("loom held it too, with 27 OS threads against 222"), verdict);
+    }
+
+    @Test
+    void aCpuBoundProfileGetsTheAdmissionControlCaveat() {
+        Profile heavy = Profile.parse("3", "40", "300", "200", "0", "0");
+        List<AdvisePage.Run> runs = every(LOOM, 60, 60, 60); // 2.5 ms CPU per request measured: 1.5 cores at 600 req/s
+        assertTrue(AdvisePage.caveats(heavy, 2, List.of(LOOM), runs).stream().anyMatch(c -> c.startsWith("CPU-bound at these rates")));
+    }
+
+    @Test
+    void aWaitGetsTheDownstreamLimitCaveat() {
+        assertTrue(AdvisePage.caveats(PROFILE, 64, POOLS, List.of()).stream().anyMatch(c -> c.startsWith("A downstream limit")));
+    }
+
+    @Test
+    void aWaitOfBackendCallsGetsTheDownstreamCaveatCountingTheCalls() {
+        List<String> caveats = AdvisePage.caveats(Profile.parse("2", "40", "300", "200", "0", "2"), 64, POOLS, List.of());
+        assertTrue(caveats.stream().anyMatch(c -> c.startsWith("A downstream limit: the 40 ms wait is 2 call(s)") && c.contains("1200 calls per second")),
+                caveats.toString());
+    }
+
+    @Test
+    void aLargeBodyGetsTheCappedVirtualThreadPoolAndFileReadCaveats() {
+        List<String> caveats = AdvisePage.caveats(Profile.parse("0", "0", "10", "200", "100000", "0"), 64, POOLS, List.of());
+        assertTrue(caveats.stream().anyMatch(c -> c.contains("capped by maxThreads")), caveats.toString());
+        assertTrue(caveats.stream().anyMatch(c -> c.startsWith("File reads")), caveats.toString());
+    }
+
+    @Test
+    void aClientLimitedRunIsNamedWithTheClientsAndTheServersShare() {
+        List<String> limits = AdvisePage.limits(List.of(run(LOOM, 600, 600, 60, 0, 65, true)));
+        assertEquals(List.of("loom at 600 req/s: oha used 65 % of all cores and the server 30 %; the client, or the machine they share,"
+                + " may have been the limit, not the pool."), limits);
+    }
+
+    @Test
+    void aRunNotFlaggedIsNotNamed() {
+        assertEquals(List.of("Nothing flagged: neither the client nor the machine was near its limit in any run."),
+                AdvisePage.limits(List.of(run(LOOM, 600, 600, 60, 0, 10, false))));
+    }
+}

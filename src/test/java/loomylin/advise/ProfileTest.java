@@ -1,0 +1,110 @@
+package loomylin.advise;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.OptionalLong;
+import loomylin.cli.UsageError;
+import loomylin.jetty.PoolKind;
+import org.junit.jupiter.api.Test;
+
+/** advise's request profile: what it simulates and predicts, and each profile it refuses before running anything. */
+class ProfileTest {
+
+    private static UsageError refused(String cpu, String wait, String rate, String threads, String body) {
+        return assertThrows(UsageError.class, () -> Profile.parse(cpu, wait, rate, threads, body, "0"));
+    }
+
+    @Test
+    void theRatesAreTheUsersOneAndAHalfAndTwice() {
+        assertEquals(List.of(300, 450, 600), Profile.parse("2", "40", "300", "200", "0", "0").rates());
+    }
+
+    @Test
+    void theQuerySimulatesCpuWaitAndBodyOnMixed() {
+        assertEquals("mixed?cpu=4800&sleep=40&file=1000", Profile.parse("2", "40", "300", "200", "1000", "0").query(4800));
+    }
+
+    @Test
+    void littlesLawKneeIsTheRequestThreadsOverTheRequestTime() {
+        assertEquals(198 / 0.042, Profile.littleKnee(PoolKind.qtp(200), 0.042), 1e-9); // 2 threads leased by the connector
+        assertTrue(Double.isInfinite(Profile.littleKnee(PoolKind.loom(), 0.042)));
+    }
+
+    @Test
+    void theCpuKneeIsTheCoresOverTheCpuPerRequest() {
+        assertEquals(1000, Profile.cpuKnee(2, 2.0), 1e-9);
+    }
+
+    @Test
+    void connectionsHoldFourTimesWhatLittlesLawKeepsInFlightAtTwiceTheRate() {
+        assertEquals(101, Profile.parse("2", "40", "300", "200", "0", "0").connections()); // 4 x 600/s x 0.042 s = 100.8
+        assertEquals(Profile.MIN_CONNECTIONS, Profile.parse("0", "1", "10", "200", "0", "0").connections());
+    }
+
+    @Test
+    void callsJoinTheQueryAndNeedTheBackend() {
+        Profile p = Profile.parse("2", "40", "300", "200", "0", "3");
+        assertEquals("mixed?cpu=4800&sleep=40&file=0&calls=3", p.query(4800));
+        assertTrue(p.usesBackend());
+    }
+
+    @Test
+    void moreCallsThanMixedTakesAreRefused() {
+        UsageError e = assertThrows(UsageError.class, () -> Profile.parse("2", "40", "300", "200", "0", "101"));
+        assertTrue(e.getMessage().startsWith("--calls must be from 0"), e.getMessage());
+    }
+
+    @Test
+    void aNegativeNumberIsRefused() {
+        assertTrue(refused("-1", "40", "300", "200", "0").getMessage().startsWith("--cpu-ms must be"));
+        assertTrue(refused("2", "-40", "300", "200", "0").getMessage().startsWith("--wait-ms must be"));
+        assertTrue(refused("2", "40", "-300", "200", "0").getMessage().startsWith("--rate must be"));
+        assertTrue(refused("2", "40", "300", "200", "-1").getMessage().startsWith("--body-bytes must be"));
+    }
+
+    @Test
+    void somethingThatIsNotANumberIsRefused() {
+        assertTrue(refused("two", "40", "300", "200", "0").getMessage().contains("'two'"));
+        assertTrue(refused("2", "40.5", "300", "200", "0").getMessage().startsWith("--wait-ms must be a whole number"));
+    }
+
+    @Test
+    void aMissingFlagIsNamed() {
+        assertEquals("advise needs --threads", refused("2", "40", "300", null, "0").getMessage());
+    }
+
+    @Test
+    void aWaitShorterThanTheCpuIsRefused() {
+        assertTrue(refused("2", "1", "300", "200", "0").getMessage().startsWith("--wait-ms 1 is shorter than --cpu-ms 2"));
+    }
+
+    @Test
+    void aPoolWithNoThreadLeftForRequestsIsRefused() {
+        assertTrue(refused("2", "40", "300", "2", "0").getMessage().startsWith("--threads must be from 3"));
+    }
+
+    @Test
+    void aBodyLargerThanTheServersDataFileIsRefused() {
+        assertTrue(refused("2", "40", "300", "200", "999999999").getMessage().startsWith("--body-bytes must be"));
+    }
+
+    @Test
+    void aRateWhoseCpuNeedsMoreThanTheMachinesCoresIsRefused() {
+        UsageError e = assertThrows(UsageError.class, () -> Profile.parse("2", "40", "1000", "200", "0", "0").checkMachine(2, OptionalLong.empty()));
+        assertTrue(e.getMessage().startsWith("--rate 1000 x --cpu-ms 2 needs 2.0 cores"), e.getMessage());
+    }
+
+    @Test
+    void moreConnectionsThanTheOpenFileLimitIsRefused() {
+        UsageError e = assertThrows(UsageError.class, () -> Profile.parse("0", "10000", "1000", "200", "0", "0").checkMachine(2, OptionalLong.of(1024)));
+        assertTrue(e.getMessage().contains("open-file limit is 1024"), e.getMessage());
+    }
+
+    @Test
+    void aProfileTheMachineCanOfferPasses() {
+        Profile.parse("2", "40", "300", "200", "0", "0").checkMachine(2, OptionalLong.of(1024));
+    }
+}
