@@ -1,9 +1,9 @@
 package loomylin;
 
 import java.util.Arrays;
-import loomylin.cli.BackendCommand;
+import loomylin.launch.BackendCommand;
 import loomylin.cli.Guard;
-import loomylin.cli.Launcher;
+import loomylin.launch.Launcher;
 import loomylin.jetty.Twin;
 
 /**

@@ -1,7 +1,7 @@
 package loomylin.java;
 
 import loomylin.cli.Guard;
-import loomylin.cli.Launcher;
+import loomylin.launch.Launcher;
 import loomylin.jetty.Twin;
 
 /** The Java twin's main, for running from an IDE: the default three servers plus the backend. */

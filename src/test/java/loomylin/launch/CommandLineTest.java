@@ -1,4 +1,4 @@
-package loomylin.cli;
+package loomylin.launch;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -12,7 +12,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import loomylin.cli.Flags;
-import loomylin.cli.Launcher;
 import loomylin.testing.ChildJvm;
 import loomylin.testing.Http;
 import loomylin.testing.IntegrationTest;
@@ -32,7 +31,7 @@ class CommandLineTest {
     void helpListsEveryFlagAndExitsZero() throws Exception {
         try (ChildJvm c = ChildJvm.main("--help").start()) {
             assertEquals(0, c.exit(Duration.ofSeconds(20)));
-            for (Flags.Flag f : Launcher.FLAGS) assertTrue(c.output().contains("--" + f.name()), "--help lacks --" + f.name());
+            for (Flags.Flag f : ServeFlags.FLAGS) assertTrue(c.output().contains("--" + f.name()), "--help lacks --" + f.name());
             for (String kind : new String[] {"qtp:N", "loom", "jetty-vtp", "qtp-vt:N", "qtp-vtp:N:M", "LOOMYLIN_POOLS", "bench", "backend"})
                 assertTrue(c.output().contains(kind), "--help lacks " + kind);
         }

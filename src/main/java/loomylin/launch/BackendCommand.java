@@ -1,5 +1,7 @@
-package loomylin.cli;
+package loomylin.launch;
 
+import loomylin.cli.UsageError;
+import loomylin.cli.Flags;
 import java.util.List;
 import java.util.Locale;
 import loomylin.backend.Backend;
@@ -32,7 +34,7 @@ public final class BackendCommand {
         Backend backend = Launcher.bind(() -> Backend.start(flags.get("host"), flags.integer("port", 0, 65535), delay, fault, faultAt));
         Launcher.log("backend on port {} ({}, delay {} ms{})", backend.port(), Backend.ROUTES, delay,
                 fault == Backend.Fault.NONE ? "" : ", fault " + fault.name().toLowerCase(Locale.ROOT) + (faultAt == null ? "" : " at " + faultAt));
-        Shutdown.onSignal(List.of(backend), Launcher.graceMs(flags));
+        Shutdown.onSignal(List.of(backend), ServerPlan.graceMs(flags));
     }
 
     private static Backend.Fault fault(String text) {

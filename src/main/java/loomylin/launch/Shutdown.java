@@ -1,5 +1,6 @@
-package loomylin.cli;
+package loomylin.launch;
 
+import loomylin.cli.DataFile;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;

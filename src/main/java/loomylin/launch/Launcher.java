@@ -1,0 +1,134 @@
+package loomylin.launch;
+
+import loomylin.cli.DataFile;
+import loomylin.cli.StartupFailure;
+import loomylin.cli.UsageError;
+import loomylin.cli.Flags;
+import io.javalin.Javalin;
+import io.javalin.util.JavalinBindException;
+import io.javalin.util.JavalinException;
+import java.net.URI;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import loomylin.admin.AdminOptions;
+import loomylin.admin.AdminServer;
+import loomylin.admin.Watched;
+import loomylin.backend.Backend;
+import loomylin.jetty.GracefulStop;
+import loomylin.jetty.HopClientKind;
+import loomylin.jetty.PoolKind;
+import loomylin.jetty.ServerOptions;
+import loomylin.jetty.Twin;
+import loomylin.web.Limits;
+import loomylin.web.Params;
+import loomylin.web.Routes;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs the servers' lifecycle: starts what {@code java -jar loomylin.jar} or a twin's {@code main} asks for: the servers, one per pool,
+ * on consecutive ports (or each on an ephemeral port with {@code --port 0}), and the embedded backend after
+ * them; then waits for SIGTERM or Ctrl-C and stops everything within {@code --grace-ms} plus one second.
+ */
+public final class Launcher {
+    private static final Logger LOG = LoggerFactory.getLogger("loomylin");
+
+    private Launcher() {
+    }
+
+    /** The twin the flags and environment ask for. */
+    public static Twin twin(String[] args) {
+        return Flags.parse(args, ServeFlags.FLAGS, System.getenv()).value("twin", Twin::parse);
+    }
+
+    /** Serves with the given twin; {@code twin} is the twin whose main called, kept unless --twin says otherwise. */
+    public static void serve(String[] args, Twin twin, Function<ServerOptions, Javalin> servers) {
+        Flags flags = Flags.parse(args, ServeFlags.FLAGS, System.getenv());
+        if (flags.help()) {
+            System.out.print(ServeFlags.USAGE + Flags.describe(ServeFlags.FLAGS));
+            return;
+        }
+        Twin wanted = twin(args);
+        if (wanted != twin)
+            throw new UsageError("this is the " + twin + " twin's main; run java -jar loomylin.jar --twin " + wanted + " for the other");
+        ServerOptions base = ServerPlan.options(flags, twin);
+        UsageError.parsing(raceFrom -> {
+            AdminServer.checkAccess(raceFrom, Objects.requireNonNullElse(flags.get("admin-hosts"), ""));
+            return raceFrom;
+        }, Objects.requireNonNullElse(flags.get("race-from"), ""));
+        List<ServerOptions> asked = ServerPlan.planned(flags, base);
+
+        int dataBytes = flags.integer("data-file-bytes", Limits.DATA_FILE_BYTES_MIN, Limits.DATA_FILE_BYTES_MAX);
+        Path dataDir = ServerPlan.dataDir(flags);
+
+        List<AutoCloseable> running = new ArrayList<>();
+        List<Integer> bound = new ArrayList<>();
+        AdminOptions admin = new AdminOptions();
+        try {
+            DataFile data = DataFile.create(dataDir, dataBytes);
+            running.add(data);
+            List<ServerOptions> planned = asked.stream().map(o -> o.withDataFile(data.path()).withDataFileBytes(data.bytes())).toList();
+            log("data file {} ({} bytes)", data.path(), data.bytes());
+            if (flags.get("backend") == null) {
+                int backendPort = flags.get("backend-port").startsWith("first")
+                        ? (base.port() == 0 ? 0 : base.port() + planned.size())
+                        : flags.integer("backend-port", 0, 65535);
+                Backend backend = bind(() -> Backend.start(base.host(), backendPort, flags.integer("delay", 0, Limits.DELAY_MAX), Backend.Fault.NONE));
+                running.add(backend);
+                admin.backend = backend.jettyServer();
+                URI url = URI.create("http://" + ServerPlan.reach(base.host()) + ":" + backend.port());
+                planned = planned.stream().map(o -> o.withBackend(url)).toList();
+                log("backend on port {} ({}, delay {} ms)", backend.port(), Backend.ROUTES, flags.get("delay"));
+            }
+            for (ServerOptions o : planned) {
+                Javalin app = bind(() -> servers.apply(o));
+                running.add(() -> GracefulStop.stop(app));
+                bound.add(app.port()); // what was bound; with --port 0 not what was asked
+                admin.servers.add(new Watched(app.port(), o.pool().toString(), app.jettyServer().server()));
+                log("port {} on {}: {} ({} twin), hop client {}{}", app.port(), o.pool(), o.pool().describe(), twin, o.hopClient(),
+                        o.maxInFlight() > 0 ? ", max " + o.maxInFlight() + " in flight" : "");
+            }
+            int adminPort = ServerPlan.adminPort(flags, base.port(), asked.size());
+            if (adminPort >= 0) {
+                admin.host = base.host();
+                admin.port = adminPort;
+                admin.reachHost = ServerPlan.reach(base.host());
+                admin.headerTimeoutMs = base.headerTimeoutMs();
+                admin.minBodyRate = base.minBodyRate();
+                admin.raceFrom = Objects.requireNonNullElse(flags.get("race-from"), "");
+                admin.adminHosts = Objects.requireNonNullElse(flags.get("admin-hosts"), "");
+                AdminServer server = bind(() -> AdminServer.start(admin));
+                running.add(server);
+                log("admin port {}: /metrics, and the live view at http://localhost:{}/", server.port(), server.port());
+            }
+        } catch (RuntimeException e) {
+            Shutdown.stopAll(running);
+            throw e;
+        }
+        log("ready; try: curl http://localhost:{}/wait-blocking    stop with Ctrl-C or SIGTERM", bound.get(0));
+        Shutdown.onSignal(running, base.graceMs());
+    }
+
+    /** Runs a start-up step, turning "port in use" into one line with the port and exit status 1. */
+    public static <T> T bind(Supplier<T> start) {
+        try {
+            return start.get();
+        } catch (JavalinBindException e) {
+            throw new StartupFailure(e.getMessage().replace("Port already in use.", "port already in use:").trim());
+        } catch (JavalinException e) {
+            Throwable root = e;
+            while (root.getCause() != null) root = root.getCause();
+            throw new StartupFailure("could not start: " + root.getMessage());
+        }
+    }
+
+    public static void log(String format, Object... args) {
+        LOG.info(format, args);
+    }
+}
