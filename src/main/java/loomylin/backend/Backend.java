@@ -43,11 +43,9 @@ public final class Backend implements AutoCloseable {
     private static final int CALL_LOG_SIZE = 10_000;
     /**
      * Platform threads of the backend's pool: Jetty's acceptor and selector plus a few spare. Requests and
-     * answers run on virtual threads (the pool's virtual-threads executor, the shape Jetty's documentation
-     * recommends), so however many connections call it, the backend adds this many platform threads to its
-     * JVM and no answer waits for a pool thread. Javalin's default pool (up to 250 platform threads) grew to
-     * 249 under 1000 concurrent /hops-blocking in the default process, where they counted in every port's
-     * jvmPlatformThreads.
+     * answers run on virtual threads (the pool's unbounded virtual-threads executor), so however many connections
+     * call it, the backend adds at most this many platform threads to its JVM (and to every port's
+     * jvmPlatformThreads in the default process), and no answer waits for a pool thread.
      */
     public static final int PLATFORM_THREADS = 8;
 
