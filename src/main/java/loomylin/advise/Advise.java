@@ -218,16 +218,7 @@ public final class Advise {
     /** The backend the wait's calls go to: its own JVM for the whole of advise. */
     private static ServerProcess startBackend(Path log) throws IOException {
         Files.writeString(log, "");
-        for (int attempt = 1; ; attempt++) {
-            ServerProcess backend = ServerProcess.backend(FreePort.pick(), 0, log);
-            try {
-                backend.awaitReady("/echo?delay=0&bytes=0");
-                return backend;
-            } catch (StartupFailure e) {
-                backend.close();
-                if (!backend.portTaken() || attempt == 3) throw e;
-            }
-        }
+        return ServerProcess.startedBackend(List.of(), 0, log, "/echo?delay=0&bytes=0");
     }
 
     /** How the windows read on the page. */

@@ -39,6 +39,10 @@ public record Profile(double cpuMs, int waitMs, int rate, int threads, int bodyB
             throw new UsageError("--body-bytes must be from 0 to " + Limits.DATA_FILE_BYTES_DEFAULT + " (the servers' data file), got '" + bodyBytes + "'");
         if (calls < 0 || calls > Limits.CALLS_MAX)
             throw new UsageError("--calls must be from 0 (the wait is a sleep) to " + Limits.CALLS_MAX + ", got '" + calls + "'");
+        int hopTimeoutMs = loomylin.jetty.ServerOptions.DEFAULTS.hopTimeoutMs();
+        if (calls > 0 && waitMs / calls >= hopTimeoutMs)
+            throw new UsageError("--wait-ms " + waitMs + " over --calls " + calls + " makes each downstream call last " + waitMs / calls
+                    + " ms, and the servers give a call " + hopTimeoutMs + " ms before answering 504: use more --calls");
         if (waitMs < cpuMs)
             throw new UsageError("--wait-ms " + waitMs + " is shorter than --cpu-ms " + fmt(cpuMs) + ": advise compares pools for requests that wait at least as long"
                     + " as they compute; CPU-bound work gains no capacity from virtual threads (docs/results.md, CPU-bound work)");

@@ -72,6 +72,7 @@ public final class Bench {
             return;
         }
         if (Bound.NAME.equals(preset)) {
+            BenchFlags.only(flags, preset, Bound.FLAGS);
             Bound.run(flags, commandLine, System.out);
             return;
         }
@@ -204,16 +205,7 @@ public final class Bench {
     }
 
     private static ServerProcess startBackend(List<String> launcher, int delayMs, Path log) throws IOException {
-        for (int attempt = 1; ; attempt++) {
-            ServerProcess backend = ServerProcess.backend(launcher, FreePort.pick(), delayMs, log);
-            try {
-                backend.awaitReady("/authorize?userId=bench&delay=0");
-                return backend;
-            } catch (StartupFailure e) {
-                backend.close();
-                if (!backend.portTaken() || attempt == 3) throw e;
-            }
-        }
+        return ServerProcess.startedBackend(launcher, delayMs, log, "/authorize?userId=bench&delay=0");
     }
 
     /** Our own failures are already one readable line; anything else keeps its type. */

@@ -1,10 +1,10 @@
 package loomylin.launch;
 
-import loomylin.cli.UsageError;
-import loomylin.cli.Flags;
 import java.util.List;
 import java.util.Locale;
 import loomylin.backend.Backend;
+import loomylin.cli.Flags;
+import loomylin.cli.UsageError;
 import loomylin.web.Limits;
 import loomylin.web.Params;
 

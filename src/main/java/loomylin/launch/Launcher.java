@@ -1,18 +1,12 @@
 package loomylin.launch;
 
-import loomylin.cli.DataFile;
-import loomylin.cli.StartupFailure;
-import loomylin.cli.UsageError;
-import loomylin.cli.Flags;
 import io.javalin.Javalin;
 import io.javalin.util.JavalinBindException;
 import io.javalin.util.JavalinException;
 import java.net.URI;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -20,14 +14,14 @@ import loomylin.admin.AdminOptions;
 import loomylin.admin.AdminServer;
 import loomylin.admin.Watched;
 import loomylin.backend.Backend;
+import loomylin.cli.DataFile;
+import loomylin.cli.Flags;
+import loomylin.cli.StartupFailure;
+import loomylin.cli.UsageError;
 import loomylin.jetty.GracefulStop;
-import loomylin.jetty.HopClientKind;
-import loomylin.jetty.PoolKind;
 import loomylin.jetty.ServerOptions;
 import loomylin.jetty.Twin;
 import loomylin.web.Limits;
-import loomylin.web.Params;
-import loomylin.web.Routes;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,32 +1,10 @@
 package loomylin.launch;
 
-import loomylin.cli.Flags;
-import io.javalin.Javalin;
-import io.javalin.util.JavalinBindException;
-import io.javalin.util.JavalinException;
-import java.net.URI;
-import java.nio.file.InvalidPathException;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Objects;
-import java.util.function.Function;
-import java.util.function.Supplier;
-import loomylin.admin.AdminOptions;
-import loomylin.admin.AdminServer;
-import loomylin.admin.Watched;
-import loomylin.backend.Backend;
-import loomylin.jetty.GracefulStop;
-import loomylin.jetty.HopClientKind;
+import loomylin.cli.Flags;
 import loomylin.jetty.PoolKind;
-import loomylin.jetty.ServerOptions;
-import loomylin.jetty.Twin;
 import loomylin.web.Limits;
-import loomylin.web.Params;
 import loomylin.web.Routes;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /** The servers' command line: its flags (each also an environment variable) and its usage text. */
 public final class ServeFlags {
@@ -73,6 +51,7 @@ public final class ServeFlags {
               java -jar loomylin.jar bare-jetty [flags]  a bare Jetty Handler (or Javalin route) on one pool (see: bare-jetty --help)
               java -jar loomylin.jar bench [flags]       the benchmark (see: bench --help)
               java -jar loomylin.jar clients [flags]     nio/threads/virtual clients holding N connections (see: clients --help)
+              java -jar loomylin.jar report [--check]    re-render the docs' result tables from gfx/results (see: report --help)
 
             Pools (KIND): qtp:N     Jetty QueuedThreadPool of N platform threads
                           loom      LoomThreadPool: a virtual thread per request, platform threads for Jetty's selector/acceptor

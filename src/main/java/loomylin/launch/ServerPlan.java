@@ -1,33 +1,18 @@
 package loomylin.launch;
 
-import loomylin.cli.UsageError;
-import loomylin.cli.Flags;
-import io.javalin.Javalin;
-import io.javalin.util.JavalinBindException;
-import io.javalin.util.JavalinException;
 import java.net.URI;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
-import java.util.function.Function;
-import java.util.function.Supplier;
-import loomylin.admin.AdminOptions;
-import loomylin.admin.AdminServer;
-import loomylin.admin.Watched;
-import loomylin.backend.Backend;
-import loomylin.jetty.GracefulStop;
+import loomylin.cli.Flags;
+import loomylin.cli.UsageError;
 import loomylin.jetty.HopClientKind;
 import loomylin.jetty.PoolKind;
 import loomylin.jetty.ServerOptions;
 import loomylin.jetty.Twin;
-import loomylin.web.Limits;
 import loomylin.web.Params;
-import loomylin.web.Routes;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The servers' flags read into what each server is asked for: one {@link ServerOptions} per pool, on consecutive

@@ -14,6 +14,7 @@ final class Renderers {
                 "pools", new PoolsTable(),
                 "memory", new MemoryTable(),
                 "hop-clients", new HopClientsTable(),
-                "table", new TableExcerpt());
+                "table", new TableExcerpt(),
+                "line", new LineExcerpt());
     }
 }

@@ -58,6 +58,13 @@ class ProfileTest {
     }
 
     @Test
+    void aCallLongerThanTheServersHopTimeoutIsRefused() {
+        UsageError e = assertThrows(UsageError.class, () -> Profile.parse("1", "6000", "10", "200", "0", "1"));
+        assertTrue(e.getMessage().contains("504"), e.getMessage());
+        Profile.parse("1", "6000", "10", "200", "0", "2"); // 3000 ms a call
+    }
+
+    @Test
     void aNegativeNumberIsRefused() {
         assertTrue(refused("-1", "40", "300", "200", "0").getMessage().startsWith("--cpu-ms must be"));
         assertTrue(refused("2", "-40", "300", "200", "0").getMessage().startsWith("--wait-ms must be"));

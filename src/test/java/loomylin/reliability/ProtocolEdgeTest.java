@@ -227,7 +227,7 @@ class ProtocolEdgeTest {
     static List<Arguments> twinsAndPools() {
         List<Arguments> cases = new ArrayList<>();
         for (Twin twin : Twin.values()) {
-            for (String pool : List.of("qtp:4", "qtp:32", "loom", "jetty-vtp", "qtp-vt:8")) cases.add(Arguments.of(twin, pool));
+            for (String pool : List.of("qtp:4", "qtp:32", "loom", "jetty-vtp", "jetty-vtp:200", "qtp-vt:8", "qtp-vtp:8:200")) cases.add(Arguments.of(twin, pool));
         }
         return cases;
     }

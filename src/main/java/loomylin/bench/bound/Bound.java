@@ -54,6 +54,10 @@ import loomylin.proc.ProcStatus;
  */
 public final class Bound {
     public static final String NAME = "bound";
+
+    /** The bench flags --preset bound reads; any other is refused with one line. */
+    public static final java.util.Set<String> FLAGS = java.util.Set.of("preset", "pools", "concurrency", "duration", "heap", "out", "timeout",
+            "twin", "wrk", "help");
     /** The thread or task bound of the capped pools. */
     public static final int BOUND = 64;
     public static final List<String> POOLS = List.of("qtp:" + BOUND, "loom", "jetty-vtp", "jetty-vtp:" + BOUND, "qtp-vt:8", "qtp-vtp:8:" + BOUND);
@@ -122,7 +126,7 @@ public final class Bound {
         List<Integer> clients = concurrency(flags);
         Duration duration = flags.get("duration") == null ? DURATION : flags.duration("duration", Duration.ofSeconds(1), Duration.ofMinutes(10));
         if (duration.toMillis() % 1000 != 0) throw new UsageError("--duration for bound must be whole seconds such as 20s, got " + flags.get("duration"));
-        String twin = flags.get("twin").trim();
+        String twin = flags.value("twin", loomylin.jetty.Twin::parse).label();
         String heap = flags.get("heap") == null ? HEAP : flags.get("heap").trim().toLowerCase(Locale.ROOT);
         if (!heap.matches("\\d{1,6}[mg]")) throw new UsageError("--heap must look like 512m or 2g, got '" + loomylin.web.Params.printable(flags.get("heap")) + "'");
         int timeoutS = flags.integer("timeout", 1, 600);

@@ -179,16 +179,7 @@ public final class Crossover {
     /** The backend a wait of calls goes to: its own JVM for the whole grid, answering /echo after each call's delay. */
     private static ServerProcess startBackend(Path log) throws IOException {
         Files.writeString(log, "");
-        for (int attempt = 1; ; attempt++) {
-            ServerProcess backend = ServerProcess.backend(FreePort.pick(), 0, log);
-            try {
-                backend.awaitReady("/echo?delay=0&bytes=0");
-                return backend;
-            } catch (StartupFailure e) {
-                backend.close();
-                if (!backend.portTaken() || attempt == 3) throw e;
-            }
-        }
+        return ServerProcess.startedBackend(List.of(), 0, log, "/echo?delay=0&bytes=0");
     }
 
     /** SHA-256 iterations for {@code cpuMs} of this machine's CPU, within /mixed's limit. */

@@ -81,6 +81,23 @@ public final class ServerProcess implements AutoCloseable {
         return backend(List.of(), port, delayMs, log);
     }
 
+    /**
+     * A backend on a free port, answering {@code readyPath} once started; if another process takes the port
+     * before it binds, another port, three tries in all.
+     */
+    public static ServerProcess startedBackend(List<String> launcher, int delayMs, Path log, String readyPath) throws IOException {
+        for (int attempt = 1; ; attempt++) {
+            ServerProcess backend = backend(launcher, FreePort.pick(), delayMs, log);
+            try {
+                backend.awaitReady(readyPath);
+                return backend;
+            } catch (StartupFailure e) {
+                backend.close();
+                if (!backend.portTaken() || attempt == 3) throw e;
+            }
+        }
+    }
+
     public static ServerProcess backend(List<String> launcher, int port, int delayMs, Path log) throws IOException {
         List<String> args = List.of("backend", "--host", HOST, "--port", Integer.toString(port), "--delay", Integer.toString(delayMs));
         return start(launcher, "backend", List.of("-Xms512m", "-Xmx512m"), args, port, log);
