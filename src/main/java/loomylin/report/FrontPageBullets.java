@@ -18,6 +18,7 @@ final class FrontPageBullets implements Renderer {
     static final String HOPS_URL = "gfx/results/hops-url";
     static final String HOPS_JDK = "gfx/results/hops-jdk";
     static final String SEED004 = "gfx/results/seed004";
+    static final String BOUND = "gfx/results/bound";
 
     @Override
     public String usage() {
@@ -36,6 +37,7 @@ final class FrontPageBullets implements Renderer {
         bullets.add(bullet("Three backend calls per request", () -> hops(page)));
         bullets.add(bullet("CPU-bound work", () -> cpuBound(page)));
         bullets.add(bullet("CPU overload without admission control", () -> overload(page)));
+        bullets.add(bullet("CPU overload with admission control", () -> admission(page)));
         return String.join("\n", bullets);
     }
 
@@ -166,6 +168,25 @@ final class FrontPageBullets implements Renderer {
         return "2,000 clients sending the fibers-server seed's 1 s request of which 5 % is CPU (`" + loom.get("query") + "`) got "
                 + Fmt.rate(Double.parseDouble(loom.get("rps"))) + " req/s from `loom` and " + Fmt.rate(Double.parseDouble(qtp.get("rps")))
                 + " from 1,000 platform threads (one run per cell, " + link(page, file) + ").";
+    }
+
+    String admission(Page page) {
+        String file = BOUND + "/bound.csv";
+        List<Map<String, String>> rows = page.files().csv(file);
+        Map<String, String> open = boundCell(rows, "loom", false, file);
+        Map<String, String> limited = boundCell(rows, "loom", true, file);
+        Map<String, String> preferred = boundCell(rows, "qtp-vtp:8:64", false, file);
+        return "in the same kind of overload (" + Fmt.count(Double.parseDouble(open.get("concurrency"))) + " clients, `" + open.get("query")
+                + "`), `loom` answered " + Fmt.rate(Double.parseDouble(open.get("rps"))) + " req/s without a limit and "
+                + Fmt.rate(Double.parseDouble(limited.get("rps"))) + " with `--max-in-flight " + limited.get("max_in_flight") + "` (p99 "
+                + Fmt.ms(Double.parseDouble(limited.get("p99_ms"))) + " ms), refusing the rest; Jetty's preferred shape with a cap, `qtp-vtp:8:64`, answered "
+                + Fmt.rate(Double.parseDouble(preferred.get("rps"))) + " without one (one run per cell, " + link(page, file) + ").";
+    }
+
+    static Map<String, String> boundCell(List<Map<String, String>> rows, String pool, boolean limited, String file) {
+        return rows.stream().filter(r -> "cpu".equals(r.get("load")) && pool.equals(r.get("pool"))
+                && limited == !"0".equals(r.get("max_in_flight"))).findFirst()
+                .orElseThrow(() -> new Missing("no cpu load on " + pool + (limited ? " with" : " without") + " a limit in " + file));
     }
 
     static Map<String, String> seedCell(List<Map<String, String>> rows, String pool, String file) {

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The packages show the architecture: jdeps, run on the compiled main classes, finds no cycle between
- * Loomylin's packages, and every dependency points down the layers below (the README's Layout section).
+ * Loomylin's packages, and every dependency points down the layers below (docs/architecture.md's layer table).
  */
 class ArchitectureTest {
     /** Each package's layer: a package may depend only on packages of a lower layer. */
@@ -76,7 +76,24 @@ class ArchitectureTest {
         Set<String> packages = new TreeSet<>(edges.keySet());
         edges.values().forEach(packages::addAll);
         packages.removeAll(LAYERS.keySet());
-        assertTrue(packages.isEmpty(), "packages without a layer in ArchitectureTest.LAYERS (and README Layout): " + packages);
+        assertTrue(packages.isEmpty(), "packages without a layer in ArchitectureTest.LAYERS (and docs/architecture.md's layer table): " + packages);
+    }
+
+    /**
+     * docs/architecture.md's layer table names every package of {@link #LAYERS} at its layer, and no other: the
+     * page a contributor reads is the one this test enforces.
+     */
+    @Test
+    void theArchitecturePageListsEveryPackageAtItsLayer() throws Exception {
+        Map<String, Integer> documented = new TreeMap<>();
+        java.util.regex.Pattern row = java.util.regex.Pattern.compile("^\\| (\\d+) \\| (.*?) \\|");
+        for (String line : Files.readAllLines(Path.of("docs/architecture.md"))) {
+            java.util.regex.Matcher m = row.matcher(line);
+            if (!m.find()) continue;
+            java.util.regex.Matcher name = java.util.regex.Pattern.compile("`(loomylin[\\w.]*)`").matcher(m.group(2));
+            while (name.find()) documented.put(name.group(1), Integer.parseInt(m.group(1)));
+        }
+        assertEquals(new TreeMap<>(LAYERS), documented, "docs/architecture.md's layer table against ArchitectureTest.LAYERS");
     }
 
     @Test
