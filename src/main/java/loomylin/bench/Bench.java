@@ -104,7 +104,7 @@ public final class Bench {
             out.printf("bench: preset %s, %d runs, about %d min, %s twin, %s -> %s%n", config.preset(), plan.size(),
                     Estimate.minutes(plan, config) * config.invocations(), config.twin(), tools.values(), dir);
             if (!config.decides()) out.printf("bench: windows of %d s closed-loop and %d s open-loop decide nothing (a result needs %d s and %d s)%n",
-                    config.measureS(), config.openMeasureS(), Preset.DECIDING_CLOSED_S, Preset.DECIDING_OPEN_S);
+                    config.measureS(), config.openMeasureS(), loomylin.bench.run.Windows.DECIDING_CLOSED_S, loomylin.bench.run.Windows.DECIDING_OPEN_S);
             if (!local) out.println("bench: targets " + config.remote().servers().stream().map(t -> t.pool() + " at " + t.base()).toList()
                     + (config.remote().metrics() == null ? ", no --metrics: the server columns stay empty" : ", metrics " + config.remote().metrics()));
 

@@ -117,12 +117,7 @@ public final class BenchFlags {
 
     /** A comma-separated list, or null when neither the flag nor its variable is set. */
     private static List<String> list(Flags flags, String name) {
-        String raw = flags.get(name);
-        if (raw == null) return null;
-        List<String> items = new ArrayList<>();
-        for (String item : raw.split(",")) if (!item.isBlank()) items.add(item.trim());
-        if (items.isEmpty()) throw new UsageError("--" + name + " lists nothing");
-        return items;
+        return flags.commaList(name, null);
     }
 
     private static List<Integer> concurrency(Flags flags) {

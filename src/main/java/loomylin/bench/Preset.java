@@ -17,8 +17,8 @@ import loomylin.web.Params;
  *
  * <p>Every closed-loop run is a window by the clock (wrk {@code -d}) and every open-loop run one of a fixed
  * length at a constant rate (oha), each after a warm-up with the run's own client at the run's own concurrency
- * (and rate). The presets that publish results measure at least {@link #DECIDING_CLOSED_S} s closed-loop and
- * {@link #DECIDING_OPEN_S} s open-loop; {@code smoke} and {@code quick} are shorter, and their reports say first
+ * (and rate). The presets that publish results measure at least {@link Windows#Windows.DECIDING_CLOSED_S} s closed-loop and
+ * {@link Windows#Windows.DECIDING_OPEN_S} s open-loop; {@code smoke} and {@code quick} are shorter, and their reports say first
  * that they decide nothing. hey, which sends a count, stays for the fibers-server experiments and {@code --client hey}.
  *
  * @param requests          bounds of a closed hey run's request count (and the rounding hey needs)
@@ -33,8 +33,6 @@ import loomylin.web.Params;
 public record Preset(String name, String summary, List<Block> blocks, RequestRule requests, String warmup, int warmupConcurrency,
               String heap, int measureS, int openMeasureS, int repeat) {
 
-    public static final int DECIDING_CLOSED_S = Windows.DECIDING_CLOSED_S;
-    public static final int DECIDING_OPEN_S = Windows.DECIDING_OPEN_S;
 
     /**
      * Every listed pool, endpoint and concurrency with each other; with {@code rates}, each of them offered
@@ -88,7 +86,7 @@ public record Preset(String name, String summary, List<Block> blocks, RequestRul
      * blocks as the base the flags replace, measured like the presets that publish.
      */
     public static final Preset CUSTOM = new Preset("custom", "the runs the flags list, with windows that can decide", QUICK.blocks(),
-            QUICK.requests(), "8s", 100, "512m", DECIDING_CLOSED_S, DECIDING_OPEN_S, 3);
+            QUICK.requests(), "8s", 100, "512m", Windows.DECIDING_CLOSED_S, Windows.DECIDING_OPEN_S, 3);
 
     /**
      * What the front page's results come from: 47 configurations, 2 repeats each (a verdict also needs a second
@@ -113,7 +111,7 @@ public record Preset(String name, String summary, List<Block> blocks, RequestRul
                     new Block(List.of("qtp:32", "loom"), List.of("hops-blocking", "hops-async"), List.of(50)),
                     new Block(List.of("loom", "qtp-vt:8"), List.of("hops-blocking", "hops-async"), List.of(1000)),
                     new Block(List.of("loom", "qtp:2500"), List.of("wait-blocking?ms=1000"), List.of(2000), List.of(), Client.WRK)),
-            new RequestRule(2, 1000, 100_000), "8s", 100, "512m", DECIDING_CLOSED_S, DECIDING_OPEN_S, 2);
+            new RequestRule(2, 1000, 100_000), "8s", 100, "512m", Windows.DECIDING_CLOSED_S, Windows.DECIDING_OPEN_S, 2);
 
     /** Offered rates from well below to well above qtp:32's capacity (30 request threads / 0.1 s = 300 req/s). */
     public static final List<Integer> LATENCY_RATES = List.of(100, 200, 250, 300, 350, 450, 600);
@@ -127,7 +125,7 @@ public record Preset(String name, String summary, List<Block> blocks, RequestRul
             List.of(
                     new Block(List.of("qtp:32", "loom", "qtp-vt:8", "jetty-vtp"), List.of("wait-blocking?ms=100"), List.of(1000), LATENCY_RATES, Client.OHA),
                     new Block(List.of("qtp:32"), List.of("wait-async?ms=100"), List.of(1000), LATENCY_RATES, Client.OHA)),
-            new RequestRule(1, 1, 1_000_000), "8s", 100, "512m", DECIDING_CLOSED_S, DECIDING_OPEN_S, 1);
+            new RequestRule(1, 1, 1_000_000), "8s", 100, "512m", Windows.DECIDING_CLOSED_S, Windows.DECIDING_OPEN_S, 1);
 
     /**
      * The servers at connection scale (the three-hop seed saw platform threads degrade beyond 5,000): every client
@@ -146,7 +144,7 @@ public record Preset(String name, String summary, List<Block> blocks, RequestRul
                     new Block(List.of("qtp:10500"), List.of("wait-blocking?ms=1000"), List.of(10_000), List.of(), Client.WRK),
                     new Block(List.of("qtp:18500"), List.of("wait-blocking?ms=1000"), List.of(18_000), List.of(), Client.WRK),
                     new Block(List.of("qtp:32"), List.of("wait-async?ms=1000"), List.of(5_000, 10_000, 18_000), List.of(), Client.WRK)),
-            new RequestRule(2, 1000, 200_000), "8s", 100, "1g", DECIDING_CLOSED_S, DECIDING_OPEN_S, 3);
+            new RequestRule(2, 1000, 200_000), "8s", 100, "1g", Windows.DECIDING_CLOSED_S, Windows.DECIDING_OPEN_S, 3);
 
     /**
      * P4 for one blocking client: loom /hops-blocking against /hops-async at c=50 and c=1000. Run it once per
@@ -154,6 +152,6 @@ public record Preset(String name, String summary, List<Block> blocks, RequestRul
      */
     public static final Preset HOPS = new Preset("hops", "P4 for the --hop-client: loom /hops-blocking vs /hops-async at c=50 and 1000, 3 repeats",
             List.of(new Block(List.of("loom"), List.of("hops-blocking", "hops-async"), List.of(50, 1000))),
-            new RequestRule(2, 1000, 100_000), "8s", 100, "512m", DECIDING_CLOSED_S, DECIDING_OPEN_S, 3);
+            new RequestRule(2, 1000, 100_000), "8s", 100, "512m", Windows.DECIDING_CLOSED_S, Windows.DECIDING_OPEN_S, 3);
 
 }

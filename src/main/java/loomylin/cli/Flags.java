@@ -85,6 +85,19 @@ public final class Flags {
         return flag.fallback();
     }
 
+    /**
+     * A comma-separated list (blank items dropped, each trimmed), or {@code fallback} when neither the flag nor its
+     * variable is set; a usage error when it lists nothing.
+     */
+    public List<String> commaList(String name, List<String> fallback) {
+        String raw = get(name);
+        if (raw == null) return fallback;
+        List<String> items = new ArrayList<>();
+        for (String item : raw.split(",")) if (!item.isBlank()) items.add(item.trim());
+        if (items.isEmpty()) throw new UsageError("--" + name + " lists nothing");
+        return items;
+    }
+
     /** Every value of a repeatable flag, in order. */
     public List<String> all(String name) {
         flag(name);

@@ -49,8 +49,8 @@ class BenchFlagsTest {
     void runsListedWithoutAPresetGetWindowsThatDecide() {
         BenchConfig c = parse("--pools", "loom,qtp:4", "--endpoints", "computational?work=sha256", "--concurrency", "50", "--repeat", "1");
         assertEquals(List.of("loom computational?work=sha256 c=50 wrk #1", "qtp:4 computational?work=sha256 c=50 wrk #1"), describe(c.runs()));
-        assertEquals(Preset.DECIDING_CLOSED_S, c.measureS());
-        assertEquals(Preset.DECIDING_OPEN_S, c.openMeasureS());
+        assertEquals(loomylin.bench.run.Windows.DECIDING_CLOSED_S, c.measureS());
+        assertEquals(loomylin.bench.run.Windows.DECIDING_OPEN_S, c.openMeasureS());
         assertTrue(c.decides());
     }
 

@@ -199,11 +199,6 @@ public final class Crossover {
     }
 
     private static List<String> list(Flags flags, String name, List<String> fallback) {
-        String raw = flags.get(name);
-        if (raw == null) return fallback;
-        List<String> items = new ArrayList<>();
-        for (String item : raw.split(",")) if (!item.isBlank()) items.add(item.trim());
-        if (items.isEmpty()) throw new UsageError("--" + name + " lists nothing");
-        return items;
+        return flags.commaList(name, fallback);
     }
 }

@@ -207,12 +207,7 @@ public final class FibersExperiments {
 
     /** A flag's comma-separated items, or {@code fallback} when it is not given. */
     public static List<String> list(Flags flags, String name, List<String> fallback) {
-        String raw = flags.get(name);
-        if (raw == null) return fallback;
-        List<String> items = new ArrayList<>();
-        for (String item : raw.split(",")) if (!item.isBlank()) items.add(item.trim());
-        if (items.isEmpty()) throw new UsageError("--" + name + " lists nothing");
-        return items;
+        return flags.commaList(name, fallback);
     }
 
     private static String duration(Flags flags, String name, String fallback) {
