@@ -34,7 +34,7 @@ public final class BenchFlags {
             new Flags.Flag("rate", "R,R,...", null, "offer each configuration open-loop at these requests per second (oha, latency from the intended send time)"),
             new Flags.Flag("repeat", "K", null, "runs of every configuration, interleaved across pools (default: the preset's)"),
             new Flags.Flag("jfr", null, null, "record each server JVM's measured window with JDK Flight Recorder (DIR/jfr/*.jfr) and summarise GC pauses, pinned and unsubmitted virtual threads and CPU samples by thread group in DIR/jfr.csv and the report"),
-            new Flags.Flag("invocations", "N", "1", "run the whole plan N times, each with its own backend JVM; a target whose invocations' medians differ by more than 10 % reads NOISE"),
+            new Flags.Flag("invocations", "N", null, "run the whole plan N times, each with its own backend JVM; a target whose invocations' medians differ by more than 10 % reads NOISE (default: the preset's)"),
             new Flags.Flag("client", "wrk|hey", null, "closed-loop load generator of every closed run (default: wrk, a window by the clock; hey sends a count and decides no target)"),
             new Flags.Flag("out", "DIR", "bench-results", "where results.csv, report.md, targets.csv and the charts go"),
             new Flags.Flag("requests", "N", null, "requests per measured hey run instead of the preset's rule (rounded down to a multiple of the concurrency)"),
@@ -84,7 +84,7 @@ public final class BenchFlags {
         return new BenchConfig(preset.name(), runs, Path.of(flags.get("out")), tools, warmup, preset.warmupConcurrency(), requests,
                 measureS, openMeasureS, twin, heap, flags.integer("backend-delay", 0, Limits.DELAY_MAX), flags.integer("timeout", 1, 600),
                 flags.integer("client-limit", 1, 100), remote, UsageError.parsing(HopClientKind::parse, flags.get("hop-client").trim()),
-                cpuSets, flags.integer("invocations", 1, 5), flags.on("jfr"));
+                cpuSets, flags.get("invocations") == null ? preset.invocations() : flags.integer("invocations", 1, 5), flags.on("jfr"));
     }
 
     /** Refuses, as a usage error, any flag given on the command line that the preset's own runner does not read ({@code honoured}). */

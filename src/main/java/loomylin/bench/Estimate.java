@@ -27,6 +27,6 @@ final class Estimate {
     }
 
     static long minutes(Preset preset) {
-        return minutes(Plan.of(preset, Plan.Overrides.NONE), preset.warmup(), preset.measureS(), preset.openMeasureS());
+        return minutes(Plan.of(preset, Plan.Overrides.NONE), preset.warmup(), preset.measureS(), preset.openMeasureS()) * preset.invocations();
     }
 }

@@ -29,9 +29,11 @@ import loomylin.web.Params;
  *                          achieved in this many seconds, within {@code requests})
  * @param openMeasureS      an open-loop run's window: oha sends rate x this many requests
  * @param repeat            runs of every configuration, interleaved across pools
+ * @param invocations       how often the whole plan runs, each time with a fresh backend JVM (every run has its own
+ *                          server JVM anyway); a target's verdict compares the invocations' medians
  */
 public record Preset(String name, String summary, List<Block> blocks, RequestRule requests, String warmup, int warmupConcurrency,
-              String heap, int measureS, int openMeasureS, int repeat) {
+              String heap, int measureS, int openMeasureS, int repeat, int invocations) {
 
 
     /**
@@ -69,7 +71,7 @@ public record Preset(String name, String summary, List<Block> blocks, RequestRul
     /** Seconds, for the test suite: does every part work, not how fast anything is. */
     public static final Preset SMOKE = new Preset("smoke", "2 pools x 2 endpoints x 2 concurrency levels, 100 requests each with hey; decides nothing",
             List.of(new Block(List.of("loom", "qtp:4"), List.of("wait-blocking?ms=10", "computational?iterations=1000"), List.of(5, 10), List.of(), Client.HEY)),
-            new RequestRule(10, 100, 100), "500ms", 10, "256m", 1, 1, 1);
+            new RequestRule(10, 100, 100), "500ms", 10, "256m", 1, 1, 1, 1);
 
     /** A few minutes: the main questions at a low and a high concurrency, three times each. */
     public static final Preset QUICK = new Preset("quick", "14 configurations x 3 repeats of 3 s windows: CPU work, waits with and without a thread, hops; a tour that decides nothing",
@@ -79,39 +81,45 @@ public record Preset(String name, String summary, List<Block> blocks, RequestRul
                     new Block(List.of("qtp:32", "loom"), List.of("wait-blocking?ms=100"), List.of(50)),
                     new Block(List.of("loom"), List.of("wait-blocking?ms=100", "wait-async?ms=100"), List.of(2000), List.of(), Client.WRK),
                     new Block(List.of("loom"), List.of("hops-blocking", "hops-async"), List.of(50, 1000))),
-            new RequestRule(2, 500, 20_000), "3s", 100, "512m", 3, 3, 3);
+            new RequestRule(2, 500, 20_000), "3s", 100, "512m", 3, 3, 3, 1);
 
     /**
      * A bench whose runs the flags list (--pools, --endpoints, --concurrency or --rate without --preset): quick's
      * blocks as the base the flags replace, measured like the presets that publish.
      */
     public static final Preset CUSTOM = new Preset("custom", "the runs the flags list, with windows that can decide", QUICK.blocks(),
-            QUICK.requests(), "8s", 100, "512m", Windows.DECIDING_CLOSED_S, Windows.DECIDING_OPEN_S, 3);
+            QUICK.requests(), "8s", 100, "512m", Windows.DECIDING_CLOSED_S, Windows.DECIDING_OPEN_S, 3, 1);
 
     /**
-     * What the front page's results come from: 47 configurations, 2 repeats each (a verdict also needs a second
-     * invocation), sized for an hour on 2 cores (a run costs its JVM start and stop, about 4 s, plus the warm-up
-     * and the measured window).
-     * Each block answers a question (and the targets read their rows from it): CPU work on every pool;
-     * waiting with and without a thread; the three-hop chain blocking and async; memory with a platform
-     * thread per client. At c=2000 wrk drives the load: hey, at that concurrency, measured itself more than
-     * the server (issue 9). qtp:4 runs only the CPU block and the seed's c=50 waits, qtp:32 and qtp:2500
-     * only where they answer a question: elsewhere they would spend minutes queueing to show what one run shows.
+     * What the front page's results and the targets P1-P10 come from: 19 closed-loop and 5 open-loop configurations,
+     * 2 repeats each, and the whole plan twice (2 invocations, each with a fresh backend JVM), so that every verdict
+     * rests on two; sized for an hour on 2 cores (a run costs its JVM start and stop, about 4 s, plus the warm-up
+     * and the measured window). Each block answers a question the docs ask:
+     * <ul>
+     *   <li>CPU work: does the pool's shape change what contention-free work (P2) or work on a shared seed costs?
+     *   <li>Waits: how many more waiting requests does a virtual thread each serve than 30 request threads (c=50,
+     *       500), and does blocking code keep up with code where no thread waits (P1 against qtp:4's async route,
+     *       P3 and P10 at c=2000)? Do Jetty's own virtual-thread shapes serve 2,000 waits like LoomThreadPool?
+     *   <li>Three backend calls per request, blocking against async (P4).
+     *   <li>Memory and OS threads with a platform thread per client (P5, P6).
+     *   <li>Open loop: the p99 below and above qtp:32's capacity, and its knee (P7-P9).
+     * </ul>
+     * At c=2000 wrk drives the load: hey, at that concurrency, measured itself more than the server (issue 9).
      */
-    public static final Preset FULL = new Preset("full", "the front page's results: 47 configurations x 2 repeats",
+    public static final Preset FULL = new Preset("full", "the front page's results and P1-P10: 24 configurations x 2 repeats x 2 invocations",
             List.of(
-                    new Block(List.of("qtp:4", "qtp:32", "loom", "jetty-vtp", "qtp-vt:8"), List.of(CPU), List.of(50)),
-                    new Block(List.of("qtp:4", "loom"), List.of(CPU), List.of(500)),
+                    new Block(List.of("qtp:4", "qtp:32", "loom"), List.of(CPU), List.of(50)),
                     new Block(List.of("qtp:4", "loom"), List.of("computational"), List.of(50)),
-                    new Block(List.of("qtp:32", "loom", "jetty-vtp", "qtp-vt:8"), List.of("wait-blocking?ms=100", "wait-async?ms=100"), List.of(50, 500)),
-                    new Block(List.of("qtp:32", "loom", "jetty-vtp", "qtp-vt:8", "qtp:2500"), List.of("wait-blocking?ms=100", "wait-async?ms=100"),
-                            List.of(2000), List.of(), Client.WRK),
-                    // The seed's headline, and P1's reference: 4 platform threads, 50 clients waiting 100 ms.
-                    new Block(List.of("qtp:4"), List.of("wait-blocking?ms=100", "wait-async?ms=100"), List.of(50)),
-                    new Block(List.of("qtp:32", "loom"), List.of("hops-blocking", "hops-async"), List.of(50)),
-                    new Block(List.of("loom", "qtp-vt:8"), List.of("hops-blocking", "hops-async"), List.of(1000)),
-                    new Block(List.of("loom", "qtp:2500"), List.of("wait-blocking?ms=1000"), List.of(2000), List.of(), Client.WRK)),
-            new RequestRule(2, 1000, 100_000), "8s", 100, "512m", Windows.DECIDING_CLOSED_S, Windows.DECIDING_OPEN_S, 2);
+                    new Block(List.of("qtp:32", "loom"), List.of("wait-blocking?ms=100"), List.of(50, 500)),
+                    // P1's reference: 4 platform threads, 50 clients waiting 100 ms where no thread waits.
+                    new Block(List.of("qtp:4"), List.of("wait-async?ms=100"), List.of(50)),
+                    new Block(List.of("loom"), List.of("wait-blocking?ms=100", "wait-async?ms=100"), List.of(2000), List.of(), Client.WRK),
+                    new Block(List.of("jetty-vtp", "qtp-vt:8", "qtp-vtp:8:2500"), List.of("wait-blocking?ms=100"), List.of(2000), List.of(), Client.WRK),
+                    new Block(List.of("loom"), List.of("hops-blocking", "hops-async"), List.of(1000)),
+                    new Block(List.of("loom", "qtp:2500"), List.of("wait-blocking?ms=1000"), List.of(2000), List.of(), Client.WRK),
+                    new Block(List.of("qtp:32", "loom"), List.of("wait-blocking?ms=100"), List.of(1000), List.of(250, 450), Client.OHA),
+                    new Block(List.of("qtp-vt:8"), List.of("wait-blocking?ms=100"), List.of(1000), List.of(250), Client.OHA)),
+            new RequestRule(2, 1000, 100_000), "8s", 100, "512m", Windows.DECIDING_CLOSED_S, Windows.DECIDING_OPEN_S, 2, 2);
 
     /** Offered rates from well below to well above qtp:32's capacity (30 request threads / 0.1 s = 300 req/s). */
     public static final List<Integer> LATENCY_RATES = List.of(100, 200, 250, 300, 350, 450, 600);
@@ -125,7 +133,7 @@ public record Preset(String name, String summary, List<Block> blocks, RequestRul
             List.of(
                     new Block(List.of("qtp:32", "loom", "qtp-vt:8", "jetty-vtp"), List.of("wait-blocking?ms=100"), List.of(1000), LATENCY_RATES, Client.OHA),
                     new Block(List.of("qtp:32"), List.of("wait-async?ms=100"), List.of(1000), LATENCY_RATES, Client.OHA)),
-            new RequestRule(1, 1, 1_000_000), "8s", 100, "512m", Windows.DECIDING_CLOSED_S, Windows.DECIDING_OPEN_S, 1);
+            new RequestRule(1, 1, 1_000_000), "8s", 100, "512m", Windows.DECIDING_CLOSED_S, Windows.DECIDING_OPEN_S, 1, 1);
 
     /**
      * The servers at connection scale (the three-hop seed saw platform threads degrade beyond 5,000): every client
@@ -144,14 +152,15 @@ public record Preset(String name, String summary, List<Block> blocks, RequestRul
                     new Block(List.of("qtp:10500"), List.of("wait-blocking?ms=1000"), List.of(10_000), List.of(), Client.WRK),
                     new Block(List.of("qtp:18500"), List.of("wait-blocking?ms=1000"), List.of(18_000), List.of(), Client.WRK),
                     new Block(List.of("qtp:32"), List.of("wait-async?ms=1000"), List.of(5_000, 10_000, 18_000), List.of(), Client.WRK)),
-            new RequestRule(2, 1000, 200_000), "8s", 100, "1g", Windows.DECIDING_CLOSED_S, Windows.DECIDING_OPEN_S, 3);
+            new RequestRule(2, 1000, 200_000), "8s", 100, "1g", Windows.DECIDING_CLOSED_S, Windows.DECIDING_OPEN_S, 3, 1);
 
     /**
-     * P4 for one blocking client: loom /hops-blocking against /hops-async at c=50 and c=1000. Run it once per
-     * {@code --hop-client} (jdk, url, jetty) and compare CPU per request and throughput.
+     * P4 for one blocking client: loom /hops-blocking against /hops-async at c=50 and c=1000, twice (each
+     * invocation with a fresh backend, whose warm-up was one suspect when the ratio moved between benches). Run it
+     * once per {@code --hop-client} (jdk, url, jetty) and compare CPU per request and throughput.
      */
-    public static final Preset HOPS = new Preset("hops", "P4 for the --hop-client: loom /hops-blocking vs /hops-async at c=50 and 1000, 3 repeats",
+    public static final Preset HOPS = new Preset("hops", "P4 for the --hop-client: loom /hops-blocking vs /hops-async at c=50 and 1000, 2 repeats x 2 invocations",
             List.of(new Block(List.of("loom"), List.of("hops-blocking", "hops-async"), List.of(50, 1000))),
-            new RequestRule(2, 1000, 100_000), "8s", 100, "512m", Windows.DECIDING_CLOSED_S, Windows.DECIDING_OPEN_S, 3);
+            new RequestRule(2, 1000, 100_000), "8s", 100, "512m", Windows.DECIDING_CLOSED_S, Windows.DECIDING_OPEN_S, 2, 2);
 
 }

@@ -40,7 +40,7 @@ class BenchFlagsTest {
 
     @Test
     void explicitListsReplaceThePresetsInEveryBlockAndRunsComeOnce() {
-        BenchConfig c = parse("--preset", "full", "--pools", "loom", "--endpoints", "/wait-async?ms=5", "--concurrency", "3,6");
+        BenchConfig c = parse("--preset", "hops", "--pools", "loom", "--endpoints", "/wait-async?ms=5", "--concurrency", "3,6");
         assertEquals(List.of("loom wait-async?ms=5 c=3 wrk #1", "loom wait-async?ms=5 c=3 wrk #2",
                 "loom wait-async?ms=5 c=6 wrk #1", "loom wait-async?ms=5 c=6 wrk #2"), describe(c.runs()));
     }
@@ -113,16 +113,23 @@ class BenchFlagsTest {
     }
 
     @Test
-    void theFullPresetCoversEveryTarget() {
-        List<String> runs = describe(parse("--preset", "full").runs());
-        // 47 configurations; 45 in a build without /mixed, where the CPU blocks fall back to /computational and two coincide
-        assertEquals((Preset.CPU.equals("computational") ? 45 : 47) * 2, runs.size());
+    void theFullPresetCoversEveryTargetTwice() {
+        BenchConfig full = parse("--preset", "full");
+        List<String> runs = describe(full.runs());
+        // 24 configurations; 22 in a build without /mixed, where the CPU blocks fall back to /computational and two coincide
+        assertEquals((Preset.CPU.equals("computational") ? 22 : 24) * 2, runs.size());
+        assertEquals(2, full.invocations(), "every verdict of full rests on two invocations");
+        assertEquals(1, parse("--preset", "full", "--invocations", "1").invocations());
         for (String needed : List.of("loom wait-blocking?ms=100 c=50 wrk", "qtp:4 wait-async?ms=100 c=50 wrk", "loom " + Preset.CPU + " c=50 wrk",
                 "qtp:4 " + Preset.CPU + " c=50 wrk", "loom wait-blocking?ms=100 c=2000 wrk", "loom wait-async?ms=100 c=2000 wrk",
                 "loom hops-blocking c=1000 wrk", "loom hops-async c=1000 wrk", "loom wait-blocking?ms=1000 c=2000 wrk",
                 "qtp:2500 wait-blocking?ms=1000 c=2000 wrk")) {
             for (int r = 1; r <= 2; r++) assertTrue(runs.contains(needed + " #" + r), needed + " #" + r);
         }
+        for (String pool : List.of("qtp:32", "loom", "qtp-vt:8"))
+            assertTrue(full.runs().stream().anyMatch(r -> r.open() && r.rate() == 250 && r.pool().toString().equals(pool)), pool + " offered 250 req/s (P7)");
+        for (String pool : List.of("qtp:32", "loom"))
+            assertTrue(full.runs().stream().anyMatch(r -> r.open() && r.rate() == 450 && r.pool().toString().equals(pool)), pool + " offered 450 req/s (P8, P9)");
     }
 
     @Test
