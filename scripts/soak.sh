@@ -18,6 +18,8 @@
 #   threads-flat                threads at the end <= threads after warm-up + 10 (SOAK_THREAD_TOLERANCE)
 #   sigterm-exit-0              SIGTERM afterwards stops everything with exit status 0 within 15 s
 # Warm-up is a quarter of the run, at least 10 s and at most 120 s (SOAK_WARMUP_SECONDS).
+# Results in OUT (default gfx/results/soak): soak.csv (one row: the load, the answers by class, RSS and threads
+# at start, after warm-up, peak and end, the checks passed and failed), output.txt and provenance.json.
 # Last line: "soak: N passed, M failed"; exit status 1 when any check failed.
 #
 # Environment: SOAK_SECONDS (600), SOAK_PORT (7000; the servers use it and the next three ports),
@@ -31,6 +33,7 @@ die() { echo "soak: $*" >&2; echo "soak: 0 passed, 1 failed"; exit 2; }
 
 # shellcheck source=scripts/common.sh
 source "scripts/common.sh"
+results_command soak "SOAK_SECONDS SOAK_PORT SOAK_CLIENTS SOAK_THINK_MS SOAK_JAVA_OPTS SOAK_WARMUP_SECONDS SOAK_RSS_TOLERANCE SOAK_THREAD_TOLERANCE" "$@"
 
 JAVA=$(find_java soak) || { echo "soak: 0 passed, 1 failed"; exit 2; }
 SECONDS_TO_RUN=${SOAK_SECONDS:-600}
@@ -51,14 +54,16 @@ for p in "$PORT" $((PORT + 1)) $((PORT + 2)) $((PORT + 3)); do
     if (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then die "port $p is in use; stop what runs there or set SOAK_PORT"; fi
 done
 
-LOG=$(mktemp "${TMPDIR:-/tmp}/loomylin-soak.XXXXXX.log")
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/loomylin-soak.XXXXXX") || exit 2
+LOG=$WORK/server.log
 SERVER_PID=""
 cleanup() {
     [[ -n $SERVER_PID ]] && kill -9 "$SERVER_PID" 2>/dev/null
-    rm -f "$LOG"
+    rm -rf "$WORK"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
+results_begin
 
 "$JAVA" "${JAVA_OPTS[@]}" -jar "$JAR" --port "$PORT" --host 127.0.0.1 >"$LOG" 2>&1 &
 SERVER_PID=$!
@@ -67,7 +72,7 @@ echo "soak: $("$JAVA" -version 2>&1 | head -1), $(nproc) cores; servers on ports
 
 "$JAVA" -cp "$JAR" loomylin.reliability.Soak --ports "$PORT,$((PORT + 1)),$((PORT + 2))" --pid "$SERVER_PID" \
     --seconds "$SECONDS_TO_RUN" --clients "$CLIENTS" --think-ms "$THINK_MS" --warmup-seconds "$WARMUP" \
-    --rss-tolerance "${SOAK_RSS_TOLERANCE:-0.25}" --thread-tolerance "${SOAK_THREAD_TOLERANCE:-10}" | tee "$LOG.report"
+    --rss-tolerance "${SOAK_RSS_TOLERANCE:-0.25}" --thread-tolerance "${SOAK_THREAD_TOLERANCE:-10}" --csv "$RESULTS/soak.csv" | tee "$LOG.report"
 TOOL_STATUS=${PIPESTATUS[0]}
 
 # The servers must still be there, and stop cleanly.
@@ -97,5 +102,6 @@ PASSED=$( { grep -c '^PASS ' "$LOG.report"; [[ $STOP == PASS* ]] && echo 1; } | 
 FAILED=$( { grep -c '^FAIL ' "$LOG.report"; [[ $STOP == FAIL* ]] && echo 1; } | awk '{s += $1} END {print s + 0}')
 (( TOOL_STATUS == 0 || TOOL_STATUS == 1 )) || FAILED=$((FAILED + 1))
 rm -f "$LOG.report"
+results_end
 echo "soak: $PASSED passed, $FAILED failed"
 (( FAILED == 0 ))

@@ -109,11 +109,10 @@ public final class Advise {
         Duration window = flags.duration("window", Duration.ofSeconds(1), Duration.ofMinutes(10));
         Duration warmup = flags.duration("warmup", Duration.ofSeconds(1), Duration.ofMinutes(5));
         String twin = flags.value("twin", Twin::parse).label();
-        String heap = flags.get("heap").trim();
-        if (!heap.matches("\\d{1,6}[mMgG]")) throw new UsageError("--heap must be a size such as 512m or 1g, got '" + loomylin.web.Params.printable(heap) + "'");
+        String heap = flags.heap("heap", "512m");
         int timeoutS = flags.integer("timeout", 1, 600);
         int clientLimit = flags.integer("client-limit", 1, 100);
-        if (!Files.isReadable(Path.of("/proc/self/stat"))) throw new UsageError("advise measures servers through /proc, so it runs on Linux only");
+        Flags.requireProc("advise");
         int cores = Runtime.getRuntime().availableProcessors();
         profile.checkMachine(cores, ProcLimits.openFiles(Path.of("/proc/self/limits")));
         Path oha = ClientBinary.locate(Client.OHA, flags.get("oha") == null ? null : Path.of(flags.get("oha")));

@@ -81,8 +81,7 @@ public final class Bench {
 
     /** Runs the bench; returns the output directory, or throws StartupFailure after writing what finished. */
     public static Path run(BenchConfig config, String commandLine, PrintStream out) {
-        if (!Files.isReadable(Path.of("/proc/self/stat")))
-            throw new loomylin.cli.UsageError("the bench measures servers through /proc, so it runs on Linux only");
+        loomylin.cli.Flags.requireProc("the bench");
         Map<Client, Path> tools = new EnumMap<>(Client.class);
         for (Client c : Client.values()) if (RunSpec.uses(config.runs(), c)) tools.put(c, ClientBinary.locate(c, config.tools().get(c)));
         // the backend's JIT is run in by wrk before the first /hops-* run
@@ -99,6 +98,7 @@ public final class Bench {
             if (local) Files.writeString(backendLog, "");
             Machine machine = Machine.describe(tools);
             List<RunSpec> plan = config.runs();
+            java.time.Instant started = java.time.Instant.now();
             Provenance provenance = Provenance.collect(commandLine, dir, versions(machine), cpuSets(config, local));
             provenance.write(dir);
             out.printf("bench: preset %s, %d runs, about %d min, %s twin, %s -> %s%n", config.preset(), plan.size(),
@@ -118,6 +118,8 @@ public final class Bench {
                     failure = invoke(config, tools, machine, plan, invocation, csv, rows, progress, serversLog, backendLog, out);
                 }
             }
+            provenance = provenance.finishedAfter(java.time.Duration.between(started, java.time.Instant.now()).toSeconds());
+            provenance.write(dir);
             writeSummaries(config, provenance, plan, rows, dir, failure);
             if (failure != null)
                 throw new StartupFailure("bench " + failure + " (" + rows.size() + " finished runs written to " + dir + ")");
@@ -173,7 +175,7 @@ public final class Bench {
             } else {
                 backendUri = URI.create("http://" + ServerProcess.HOST + ":" + FreePort.pick()); // never called
             }
-            RunMaker executor = local ? new RunExecutor(config, tools, backendUri, serversLog, machine.cores())
+            RunMaker executor = local ? new RunExecutor(config, tools, backendUri, backend == null ? -1 : backend.pid(), serversLog, machine.cores())
                     : new RemoteRunExecutor(config, tools, machine.cores());
             if (backend != null && executor instanceof RunExecutor runs) {
                 out.println("bench: warming the backend (" + config.warmup() + " per hop endpoint)");

@@ -76,7 +76,7 @@ public final class BenchFlags {
         int measureS = flags.get("measure") == null ? preset.measureS() : flags.integer("measure", 1, 600);
         int openMeasureS = flags.get("measure") == null ? preset.openMeasureS() : measureS;
         String warmup = flags.get("warmup") == null ? preset.warmup() : duration(flags.get("warmup"));
-        String heap = flags.get("heap") == null ? preset.heap() : heap(flags.get("heap"));
+        String heap = flags.heap("heap", preset.heap());
         String twin = remote == null ? flags.get("twin").trim() : remote.twins();
         if (remote == null) UsageError.parsing(Twin::parse, twin);
         Map<Client, Path> tools = new java.util.EnumMap<>(Client.class);
@@ -152,13 +152,6 @@ public final class BenchFlags {
         if (!d.matches("\\d{1,6}(ms|s)") || d.matches("0+(ms|s)"))
             throw new UsageError("--warmup must look like 2s or 500ms, got '" + Params.printable(raw) + "'");
         return d;
-    }
-
-    private static String heap(String raw) {
-        String h = raw.trim().toLowerCase(java.util.Locale.ROOT);
-        if (!h.matches("\\d{1,6}[mg]"))
-            throw new UsageError("--heap must look like 512m or 2g, got '" + Params.printable(raw) + "'");
-        return h;
     }
 
     public static String help() {

@@ -3,6 +3,7 @@ package loomylin.bench;
 import java.util.List;
 import loomylin.bench.run.BenchConfig;
 import loomylin.bench.run.RunSpec;
+import loomylin.bench.run.Windows;
 
 /**
  * How long a plan takes: per run, a server JVM's start and stop, the warm-up and the measured window. A hey run's
@@ -22,7 +23,7 @@ final class Estimate {
     static long minutes(List<RunSpec> plan, String warmup, int measureS, int openMeasureS) {
         long warmupS = loomylin.bench.run.RunExecutor.warmupSeconds(warmup);
         long seconds = 0;
-        for (RunSpec run : plan) seconds += PER_RUN_OVERHEAD_S + warmupS + (run.open() ? openMeasureS : measureS);
+        for (RunSpec run : plan) seconds += PER_RUN_OVERHEAD_S + warmupS + (run.open() ? openMeasureS : Windows.closedS(measureS, run.endpoint()));
         return (seconds + 59) / 60;
     }
 

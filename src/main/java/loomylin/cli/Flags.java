@@ -121,6 +121,24 @@ public final class Flags {
         return UsageError.parsing(parser, get(name));
     }
 
+    /**
+     * A JVM heap size for {@code -Xms}/{@code -Xmx} (512m, 2g; lower-cased), or {@code fallback} when the flag is
+     * not given; anything else is a usage error.
+     */
+    public String heap(String name, String fallback) {
+        String raw = get(name);
+        if (raw == null) return fallback;
+        String h = raw.trim().toLowerCase(Locale.ROOT);
+        if (!h.matches("\\d{1,6}[mg]")) throw new UsageError(source(name) + " must be a heap size such as 512m or 2g, got '" + Params.printable(raw) + "'");
+        return h;
+    }
+
+    /** Refuses, as a usage error, to run {@code what} where /proc is not there to read. */
+    public static void requireProc(String what) {
+        if (!java.nio.file.Files.isReadable(java.nio.file.Path.of("/proc/self/stat")))
+            throw new UsageError(what + " measures processes through /proc, so it runs on Linux only");
+    }
+
     /** The value as a {@link Durations duration} from {@code min} to {@code max}. */
     public Duration duration(String name, Duration min, Duration max) {
         return Durations.parse(source(name), get(name), min, max);

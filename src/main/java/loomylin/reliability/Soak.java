@@ -86,7 +86,16 @@ public final class Soak {
                     "SOAK_WARMUP_SECONDS"),
             new Flags.Flag("rss-tolerance", "FRACTION", "0.25", "allowed RSS growth after warm-up", "SOAK_RSS_TOLERANCE"),
             new Flags.Flag("thread-tolerance", "N", "10", "allowed thread growth after warm-up", "SOAK_THREAD_TOLERANCE"),
+            new Flags.Flag("csv", "FILE", null, "also write the summary as one CSV row (with its header) to FILE"),
             new Flags.Flag("help", null, null, "print this help and exit"));
+
+    /** The summary's columns in --csv. */
+    static final List<String> CSV_COLUMNS = List.of("seconds", "ports", "clients_per_port", "think_ms", "warmup_s", "sent", "sent_per_s",
+            "answered", "status_2xx", "status_4xx", "status_5xx", "unexpected", "connection_errors", "unaccounted", "rss_start_mb",
+            "rss_after_warmup_mb", "rss_peak_after_mb", "rss_end_mb", "threads_start", "threads_after_warmup", "threads_peak_after",
+            "threads_end", "checks_passed", "checks_failed");
+
+    private final java.nio.file.Path csv;
 
     private Soak(Flags flags) {
         ports = new ArrayList<>();
@@ -110,6 +119,7 @@ public final class Soak {
             throw new UsageError("--rss-tolerance must be a fraction such as 0.25, got '" + Params.printable(flags.get("rss-tolerance")) + "'");
         }
         threadTolerance = flags.integer("thread-tolerance", 0, 100_000);
+        csv = flags.get("csv") == null ? null : java.nio.file.Path.of(flags.get("csv"));
     }
 
     public static void main(String[] argv) throws Exception {
@@ -238,6 +248,11 @@ public final class Soak {
         }
     }
 
+    private long count(String statusClass) {
+        LongAdder n = byClass.get(statusClass);
+        return n == null ? 0 : n.sum();
+    }
+
     private String classes() {
         StringBuilder out = new StringBuilder();
         for (String c : List.of("2xx", "3xx", "4xx", "5xx")) {
@@ -299,9 +314,26 @@ public final class Soak {
                     last[2] + " at the end, limit " + (warm[2] + threadTolerance) + " (after warm-up " + warm[2] + " + " + threadTolerance + ")"));
         }
         boolean ok = true;
+        int passed = 0;
         for (String[] c : checks) {
             System.out.println(c[0] + " " + c[1]);
             ok &= c[0].equals("PASS");
+            if (c[0].equals("PASS")) passed++;
+        }
+        if (csv != null) {
+            long mb = 1024;
+            List<Object> row = List.of(seconds, ports.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(" ")), clientsPerPort,
+                    thinkMs, warmupSeconds, sent.sum(), Math.round(sent.sum() / (double) Math.max(1, seconds)), answered, count("2xx"),
+                    count("4xx"), fiveXX, wrong, connectionErrors, unaccounted, pid > 0 ? first[1] / mb : "", pid > 0 ? warm[1] / mb : "",
+                    pid > 0 ? rssMax / mb : "", pid > 0 ? last[1] / mb : "", pid > 0 ? first[2] : "", pid > 0 ? warm[2] : "",
+                    pid > 0 ? threadsMax : "", pid > 0 ? last[2] : "", passed, checks.size() - passed);
+            try {
+                java.nio.file.Files.writeString(csv, String.join(",", CSV_COLUMNS) + "\n"
+                        + row.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(",")) + "\n");
+            } catch (java.io.IOException e) {
+                System.out.println("FAIL csv-written: " + e.getMessage());
+                return false;
+            }
         }
         return ok;
     }

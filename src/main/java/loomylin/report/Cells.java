@@ -12,10 +12,18 @@ final class Cells {
     private Cells() {
     }
 
-    /** The closed-loop runs of one pool, endpoint and concurrency, by repeat. */
+    private static final java.util.Comparator<Run> IN_ORDER = java.util.Comparator.comparingInt(Run::invocation).thenComparingInt(Run::repeat);
+
+    /** The closed-loop runs of one pool, endpoint and concurrency, by invocation and repeat. */
     static List<Run> closed(List<Run> runs, String pool, String endpoint, int concurrency) {
         return runs.stream().filter(r -> !r.open() && r.pool().equals(pool) && r.endpoint().equals(endpoint)
-                && r.concurrency() == concurrency).sorted((a, b) -> a.repeat() - b.repeat()).toList();
+                && r.concurrency() == concurrency).sorted(IN_ORDER).toList();
+    }
+
+    /** The open-loop runs of one pool and endpoint offered one rate, by invocation and repeat. */
+    static List<Run> open(List<Run> runs, String pool, String endpoint, double offered) {
+        return runs.stream().filter(r -> r.open() && r.pool().equals(pool) && r.endpoint().equals(endpoint)
+                && r.offered() == offered).sorted(IN_ORDER).toList();
     }
 
     static Optional<Stats> stats(List<Run> runs, ToDoubleFunction<Run> value) {
@@ -32,15 +40,15 @@ final class Cells {
     }
 
     /**
-     * A ratio taken per repeat, repeat i of {@code a} over repeat i of {@code b} (the run beside it), as the
-     * bench's targets take it; empty when the two share no repeat.
+     * A ratio taken per repeat, repeat i of invocation n of {@code a} over the same of {@code b} (the run beside
+     * it), as the bench's targets take it; empty when the two share no repeat.
      */
     static Optional<Stats> ratio(List<Run> a, List<Run> b, ToDoubleFunction<Run> value) {
-        Map<Integer, Run> byRepeat = new TreeMap<>();
-        for (Run r : b) byRepeat.put(r.repeat(), r);
+        Map<String, Run> bySlot = new TreeMap<>();
+        for (Run r : b) bySlot.put(r.slot(), r);
         List<Double> ratios = new ArrayList<>();
         for (Run r : a) {
-            Run other = byRepeat.get(r.repeat());
+            Run other = bySlot.get(r.slot());
             if (other == null) continue;
             double x = value.applyAsDouble(r);
             double y = value.applyAsDouble(other);

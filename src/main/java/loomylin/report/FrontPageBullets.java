@@ -12,8 +12,7 @@ import java.util.function.Supplier;
  * instead of quoting a number.
  */
 final class FrontPageBullets implements Renderer {
-    static final String FULL = "gfx/results";
-    static final String LATENCY = "gfx/results/latency";
+    static final String FULL = "gfx/results/full";
     static final String SCALE = "gfx/results/scale";
     static final String HOPS_URL = "gfx/results/hops-url";
     static final String HOPS_JDK = "gfx/results/hops-jdk";
@@ -63,6 +62,8 @@ final class FrontPageBullets implements Renderer {
     static List<Run> closed(Page page, String dir, String pool, String endpoint, int c) {
         List<Run> runs = Cells.closed(page.files().runs(dir + "/results.csv"), pool, endpoint, c);
         if (runs.isEmpty()) throw new Missing("no " + pool + " " + endpoint + " c=" + c + " in " + dir + "/results.csv");
+        if (runs.stream().anyMatch(r -> "true".equals(r.row().get("too_short"))))
+            throw new Missing(pool + " " + endpoint + " c=" + c + " in " + dir + "/results.csv has runs too short to decide anything");
         return runs;
     }
 
@@ -89,8 +90,8 @@ final class FrontPageBullets implements Renderer {
     String blockingWaits(Page page) {
         String ep = "wait-blocking?ms=100";
         return "with 50 clients each waiting 100 ms, `loom` answered " + Fmt.ratioRange(rpsRatio(page, FULL, "loom", "qtp:32", ep, 50))
-                + " the requests of a 32-thread `QueuedThreadPool`, and " + Fmt.ratioRange(rpsRatio(page, FULL, "loom", "qtp:32", ep, 500))
-                + " with 500 clients (" + link(page, FULL + "/results.csv") + ").";
+                + " the requests of a 32-thread `QueuedThreadPool`, and " + Fmt.ratioRange(rpsRatio(page, FULL, "loom", "qtp:32", ep, 200))
+                + " with 200 clients (" + link(page, FULL + "/results.csv") + ").";
     }
 
     String blockingVsAsync(Page page) {
@@ -100,16 +101,20 @@ final class FrontPageBullets implements Renderer {
     }
 
     String openLoop(Page page) {
-        List<Run> runs = page.files().runs(LATENCY + "/results.csv");
+        List<Run> runs = page.files().runs(FULL + "/results.csv");
         String ep = "wait-blocking?ms=100";
-        Run qtp = runs.stream().filter(r -> r.open() && r.pool().equals("qtp:32") && r.endpoint().equals(ep) && r.offered() == 450).findFirst()
-                .orElseThrow(() -> new Missing("no qtp:32 " + ep + " offered 450/s in " + LATENCY + "/results.csv"));
-        Run loom = runs.stream().filter(r -> r.open() && r.pool().equals("loom") && r.endpoint().equals(ep) && r.offered() == 450).findFirst()
-                .orElseThrow(() -> new Missing("no loom " + ep + " offered 450/s in " + LATENCY + "/results.csv"));
-        double knee = runs.stream().filter(r -> r.open() && r.pool().equals("qtp:32") && r.endpoint().equals(ep)).mapToDouble(r -> r.number("rps")).max().orElseThrow();
-        return "offered 450 req/s of 100 ms waits, `qtp:32` queued (p99 " + Fmt.ms(qtp.number("p99_ms")) + " ms) while `loom` answered with p99 "
-                + Fmt.ms(loom.number("p99_ms")) + " ms; `qtp:32`'s knee was " + Fmt.rate(knee) + " req/s, " + Fmt.ratio(knee / 300)
-                + " of Little's law's 30 threads / 0.1 s (one run per cell, " + link(page, LATENCY + "/results.csv") + ").";
+        Stats qtp = offered(runs, "qtp:32", ep, 450, "p99_ms");
+        Stats loom = offered(runs, "loom", ep, 450, "p99_ms");
+        Stats capacity = offered(runs, "qtp:32", ep, 450, "rps");
+        return "offered 450 req/s of 100 ms waits, `qtp:32` queued (p99 " + Fmt.rateRange(qtp) + " ms) while `loom` answered with p99 "
+                + Fmt.rateRange(loom) + " ms; `qtp:32` answered " + Fmt.rateRange(capacity) + " req/s, " + Fmt.ratio(capacity.median() / 300)
+                + " of Little's law's 30 threads / 0.1 s (median of " + qtp.n() + " runs and their range, " + link(page, FULL + "/results.csv") + ").";
+    }
+
+    static Stats offered(List<Run> runs, String pool, String endpoint, int rate, String column) {
+        List<Run> cell = Cells.open(runs, pool, endpoint, rate);
+        if (cell.isEmpty()) throw new Missing("no " + pool + " " + endpoint + " offered " + rate + "/s in " + FULL + "/results.csv");
+        return need(Cells.column(cell, column), pool + " " + column);
     }
 
     String threadsAndMemory(Page page) {

@@ -15,6 +15,7 @@ final class Renderers {
                 "memory", new MemoryTable(),
                 "hop-clients", new HopClientsTable(),
                 "table", new TableExcerpt(),
+                "csv", new CsvTable(),
                 "line", new LineExcerpt());
     }
 }

@@ -35,6 +35,17 @@ record Run(Map<String, String> row) {
         return v.isBlank() ? 1 : Integer.parseInt(v);
     }
 
+    /** Which invocation of the plan made the run; 1 in files written before there were several. */
+    int invocation() {
+        String v = row.getOrDefault("invocation", "");
+        return v.isBlank() ? 1 : Integer.parseInt(v);
+    }
+
+    /** The run's place in its bench: invocation, then repeat (the run beside it in another pool has the same). */
+    String slot() {
+        return invocation() + "/" + repeat();
+    }
+
     boolean has(String column) {
         String v = row.get(column);
         return v != null && !v.isBlank();

@@ -17,14 +17,14 @@ final class TargetsTable implements Renderer {
     @Override
     public String render(Page page, List<String> dirs) {
         if (dirs.isEmpty()) throw new IllegalArgumentException("no result directory");
-        StringBuilder out = new StringBuilder("| | what | measured: median (range) | goal | verdict | from | file |\n|---|---|---|---|---|---|---|");
+        StringBuilder out = new StringBuilder("| | what | measured: median (range) | each invocation's median | goal | verdict | from | file |\n|---|---|---|---|---|---|---|---|");
         for (String dir : dirs) {
             String file = dir + "/targets.csv";
             for (Map<String, String> t : page.files().csv(file)) {
                 String result = t.getOrDefault("result", "");
                 if (result.equalsIgnoreCase("n/a")) continue;
                 out.append("\n| ").append(t.get("id")).append(" | ").append(cell(t.get("what"))).append(" | ")
-                        .append(value(t)).append(" | ").append(cell(t.get("goal"))).append(" | ").append(result)
+                        .append(value(t)).append(" | ").append(invocations(t)).append(" | ").append(cell(t.get("goal"))).append(" | ").append(result)
                         .append(" | ").append(cell(t.get("detail"))).append(" | [").append(dir.substring(dir.lastIndexOf('/') + 1))
                         .append("](").append(page.link(file)).append(") |");
             }
@@ -40,6 +40,15 @@ final class TargetsTable implements Renderer {
         String max = t.getOrDefault("max", "");
         if (min.isBlank() || max.isBlank() || Double.parseDouble(min) == Double.parseDouble(max)) return number(m, m);
         return number(m, m) + " (" + number(Double.parseDouble(min), m) + "-" + number(Double.parseDouble(max), m) + ")";
+    }
+
+    /** Each invocation's median, written like the median; "one" when the file holds a single invocation. */
+    static String invocations(Map<String, String> t) {
+        String each = t.getOrDefault("invocation_medians", "");
+        String median = t.getOrDefault("median", "");
+        if (each.isBlank() || median.isBlank() || !each.contains(";")) return "one";
+        double m = Double.parseDouble(median);
+        return String.join(" / ", java.util.Arrays.stream(each.split(";")).map(v -> number(Double.parseDouble(v), m)).toList());
     }
 
     /** A value written with the decimals its median needs, so that a median and its range read alike. */

@@ -97,6 +97,7 @@ class BenchSmokeTest {
             assertTrue(Double.parseDouble(f[column("cpu_ms_per_req")]) >= 0, line);
             double steal = Double.parseDouble(f[column("steal_pct")]); // read from /proc/stat around the measured run
             assertTrue(steal >= 0 && steal <= 100, line);
+            assertEquals("", f[column("backend_cpu_ms_per_req")], line); // no /hops-* run here, so no backend
             long idle = Long.parseLong(f[column("idle_rss_kb")]);
             assertTrue(idle > 0 && Long.parseLong(f[column("peak_rss_kb")]) >= idle, line);
             assertTrue(Long.parseLong(f[column("peak_vsz_kb")]) > Long.parseLong(f[column("peak_rss_kb")]), line);

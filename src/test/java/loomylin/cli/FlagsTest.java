@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 /** A flag's value: the command line beats the environment, which beats the default; mistakes are usage errors. */
 class FlagsTest {
     static final List<Flags.Flag> KNOWN = List.of(new Flags.Flag("accept-queue", "N", "4096", ""), new Flags.Flag("help", null, null, ""),
-            new Flags.Flag("jfr", null, null, ""));
+            new Flags.Flag("jfr", null, null, ""), new Flags.Flag("heap", "SIZE", null, ""));
 
     private static int acceptQueue(String[] args, Map<String, String> env) {
         return Flags.parse(args, KNOWN, env).integer("accept-queue", 1, 65535);
@@ -55,5 +55,15 @@ class FlagsTest {
     void aSwitchTakesNoValue() {
         UsageError e = assertThrows(UsageError.class, () -> Flags.parse(new String[] {"--jfr=yes"}, KNOWN, Map.of()));
         assertTrue(e.getMessage().contains("--jfr is a switch"), e.getMessage());
+    }
+
+    @Test
+    void aHeapIsASizeTheJvmTakesOrTheFallback() {
+        assertEquals("512m", Flags.parse(new String[0], KNOWN, Map.of()).heap("heap", "512m"));
+        assertEquals("2g", Flags.parse(new String[] {"--heap", " 2G "}, KNOWN, Map.of()).heap("heap", "512m"));
+        for (String bad : List.of("lots", "2", "1t", "-Xmx2g", "2g -XX:+Evil")) {
+            UsageError e = assertThrows(UsageError.class, () -> Flags.parse(new String[] {"--heap", bad}, KNOWN, Map.of()).heap("heap", "512m"), bad);
+            assertTrue(e.getMessage().startsWith("--heap must be a heap size such as 512m or 2g"), e.getMessage());
+        }
     }
 }

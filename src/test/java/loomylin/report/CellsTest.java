@@ -20,6 +20,29 @@ class CellsTest {
         assertEquals("1.000x (0.500-2.000)", Fmt.ratioRange(s));
     }
 
+    static Run run(String pool, int invocation, int repeat, double rps) {
+        return new Run(Map.of("pool", pool, "endpoint", "e", "concurrency", "50", "mode", "closed", "invocation", String.valueOf(invocation),
+                "repeat", String.valueOf(repeat), "rps", String.valueOf(rps)));
+    }
+
+    @Test
+    void ratiosPairTheRunBesideInTheSameInvocation() {
+        // Repeat 1 of invocation 2 must meet repeat 1 of invocation 2, not the last repeat 1 read.
+        List<Run> a = List.of(run("a", 1, 1, 100), run("a", 2, 1, 400));
+        List<Run> b = List.of(run("b", 1, 1, 100), run("b", 2, 1, 200));
+        Stats s = Cells.ratio(a, b, "rps").orElseThrow();
+        assertEquals(new Stats(1.5, 1.0, 2.0, 2), s);
+        assertEquals(List.of(1, 2), Cells.closed(List.of(b.get(1), b.get(0)), "b", "e", 50).stream().map(Run::invocation).toList());
+    }
+
+    @Test
+    void targetsShowEachInvocationsMedianWrittenLikeTheMedian() {
+        assertEquals("0.950 / 1.010", TargetsTable.invocations(Map.of("median", "0.98", "invocation_medians", "0.9500;1.0100")));
+        assertEquals("1,262 / 900", TargetsTable.invocations(Map.of("median", "1100", "invocation_medians", "1262.25;900.0")));
+        assertEquals("one", TargetsTable.invocations(Map.of("median", "0.98", "invocation_medians", "0.9800")));
+        assertEquals("one", TargetsTable.invocations(Map.of("median", "0.98")));
+    }
+
     @Test
     void medianOfAnEvenCountIsTheMeanOfTheMiddleTwo() {
         assertEquals(2.5, Stats.of(List.of(4.0, 1.0, 3.0, 2.0)).median());

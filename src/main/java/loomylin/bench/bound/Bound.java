@@ -127,8 +127,7 @@ public final class Bound {
         Duration duration = flags.get("duration") == null ? DURATION : flags.duration("duration", Duration.ofSeconds(1), Duration.ofMinutes(10));
         if (duration.toMillis() % 1000 != 0) throw new UsageError("--duration for bound must be whole seconds such as 20s, got " + flags.get("duration"));
         String twin = flags.value("twin", loomylin.jetty.Twin::parse).label();
-        String heap = flags.get("heap") == null ? HEAP : flags.get("heap").trim().toLowerCase(Locale.ROOT);
-        if (!heap.matches("\\d{1,6}[mg]")) throw new UsageError("--heap must look like 512m or 2g, got '" + loomylin.web.Params.printable(flags.get("heap")) + "'");
+        String heap = flags.heap("heap", HEAP);
         int timeoutS = flags.integer("timeout", 1, 600);
         int most = clients.stream().mapToInt(Integer::intValue).max().orElse(0);
         java.util.OptionalLong openFiles = loomylin.proc.ProcLimits.openFiles(loomylin.proc.ProcLimits.SELF);

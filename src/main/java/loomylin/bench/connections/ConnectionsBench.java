@@ -60,8 +60,7 @@ public final class ConnectionsBench {
     }
 
     public static void main(Flags flags, String commandLine, PrintStream out) {
-        if (!Files.isReadable(Path.of("/proc/self/stat")))
-            throw new UsageError("the bench measures the clients through /proc, so it runs on Linux only");
+        loomylin.cli.Flags.requireProc("the bench");
         List<Integer> levels = levels(flags.get("concurrency"), ProcLimits.openFiles(ProcLimits.SELF));
         int durationS = flags.get("measure") == null ? DEFAULT_MEASURE_S : flags.integer("measure", 1, 3_600);
         int repeat = flags.get("repeat") == null ? DEFAULT_REPEAT : flags.integer("repeat", 1, 20);

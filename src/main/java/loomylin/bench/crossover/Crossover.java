@@ -85,16 +85,14 @@ public final class Crossover {
         Duration warmup = flags.get("warmup") == null ? WARMUP : flags.duration("warmup", Duration.ofSeconds(1), Duration.ofMinutes(5));
         int repeat = flags.get("repeat") == null ? REPEAT : flags.integer("repeat", 1, 20);
         String twin = flags.value("twin", Twin::parse).label();
-        String heap = flags.get("heap") == null ? HEAP : flags.get("heap").trim();
-        if (!heap.matches("\\d{1,6}[mMgG]")) throw new UsageError("--heap must be a size such as 512m or 1g, got '" + Params.printable(heap) + "'");
+        String heap = flags.heap("heap", HEAP);
         Path wrk = ClientBinary.locate(Client.WRK, flags.get("wrk") == null ? null : Path.of(flags.get("wrk")));
         return new Settings(waits, cpus, calls, concurrency, measureS, warmup, repeat, twin, heap, flags.integer("timeout", 1, 600),
                 flags.integer("client-limit", 1, 100), wrk, Path.of(flags.get("out")).toAbsolutePath());
     }
 
     public static Path run(Flags flags, String commandLine, PrintStream out) {
-        if (!Files.isReadable(Path.of("/proc/self/stat")))
-            throw new UsageError("the bench measures servers through /proc, so it runs on Linux only");
+        loomylin.cli.Flags.requireProc("the bench");
         Settings s = settings(flags);
         int cores = Runtime.getRuntime().availableProcessors();
         Path dir = s.out();

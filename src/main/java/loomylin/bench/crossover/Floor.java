@@ -78,8 +78,7 @@ public final class Floor {
     }
 
     public static Path run(Flags flags, String commandLine, PrintStream out) {
-        if (!Files.isReadable(Path.of("/proc/self/stat")))
-            throw new UsageError("the bench measures servers through /proc, so it runs on Linux only");
+        loomylin.cli.Flags.requireProc("the bench");
         List<PoolKind> pools = new ArrayList<>();
         for (String p : flags.get("pools") == null ? POOLS : List.of(flags.get("pools").split(","))) {
             if (p.isBlank()) continue;
@@ -92,8 +91,7 @@ public final class Floor {
         Duration warmup = flags.get("warmup") == null ? WARMUP : flags.duration("warmup", Duration.ofSeconds(1), Duration.ofMinutes(5));
         int rounds = flags.get("repeat") == null ? REPEAT : flags.integer("repeat", 1, 20);
         String twin = flags.value("twin", Twin::parse).label();
-        String heap = flags.get("heap") == null ? HEAP : flags.get("heap").trim();
-        if (!heap.matches("\\d{1,6}[mMgG]")) throw new UsageError("--heap must be a size such as 512m or 1g, got '" + heap + "'");
+        String heap = flags.heap("heap", HEAP);
         int timeoutS = flags.integer("timeout", 1, 600);
         int clientLimit = flags.integer("client-limit", 1, 100);
         Path wrk = ClientBinary.locate(Client.WRK, flags.get("wrk") == null ? null : Path.of(flags.get("wrk")));

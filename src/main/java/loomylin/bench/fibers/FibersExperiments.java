@@ -23,6 +23,7 @@ import loomylin.bench.process.ChildProcesses;
 import loomylin.bench.run.FreePort;
 import loomylin.bench.run.RunResult;
 import loomylin.bench.run.ServerProcess;
+import loomylin.bench.run.Windows;
 import loomylin.cli.Flags;
 import loomylin.cli.StartupFailure;
 import loomylin.cli.UsageError;
@@ -56,8 +57,8 @@ public final class FibersExperiments {
     public static final List<String> POOLS = List.of("loom", "qtp:1000", "jetty-vtp:400");
     /** The file part is capped at the servers' data file: at 100 ms and 1 s the mix would ask for more. */
     public static final int FILE_CAP = Limits.DATA_FILE_BYTES_DEFAULT;
-    public static final String DURATION = "6s";
-    public static final String WARMUP = "1s";
+    public static final String DURATION = Windows.DECIDING_CLOSED_S + "s";
+    public static final String WARMUP = "8s";
     public static final String HEAP = "1g";
     /** Server start, warm-up slack and stop, per run, for the estimate printed at the start. */
     public static final int OVERHEAD_S = 10;
@@ -104,7 +105,7 @@ public final class FibersExperiments {
         String duration = duration(flags, "duration", DURATION);
         String warmup = duration(flags, "warmup", WARMUP);
         String twin = flags.get("twin");
-        String heap = flags.get("heap") == null ? HEAP : flags.get("heap");
+        String heap = flags.heap("heap", HEAP);
         int timeoutS = flags.integer("timeout", 1, 600);
         Path hey = ClientBinary.locate(Client.HEY, flags.get("hey") == null ? null : Path.of(flags.get("hey")), System.getenv("PATH"),
                 Path.of(System.getProperty("user.home")));
@@ -156,7 +157,7 @@ public final class FibersExperiments {
         try {
             server.awaitPool(pool, twin);
             URI url = server.uri("/" + query);
-            HeyRun.warmUp(hey, url, warmup, Math.min(c, 100), timeoutS);
+            HeyRun.warmUp(hey, url, warmup, c, timeoutS); // at the run's own concurrency, as every bench warm-up
             long start = System.nanoTime();
             HeyCsv.Responses r = measure(hey, url, duration, c, timeoutS);
             // hey -z stops sending at the duration but waits for the requests in flight (up to its timeout):

@@ -30,9 +30,11 @@ import loomylin.json.Json;
  * @param tools    each load generator used, by name: its version as it reports it, and its path
  * @param cpuSets  each process kind the bench started ("server", "client", "backend") and the CPUs it was pinned
  *                 to with taskset, or "all" when it was not pinned
+ * @param durationS how long the bench took, start to its last run, in seconds; -1 while it runs (or when it was
+ *                 stopped before it could say)
  */
 public record Provenance(String date, String command, Commit commit, String out, Host host, String jdk, String jetty, String javalin,
-                         Map<String, String> tools, Map<String, String> cpuSets) {
+                         Map<String, String> tools, Map<String, String> cpuSets, long durationS) {
     public static final String FILE = "provenance.json";
     static final int SCHEMA = 1;
     /** A process kind that was not pinned. */
@@ -42,7 +44,12 @@ public record Provenance(String date, String command, Commit commit, String out,
     public static Provenance collect(String command, Path out, Map<String, String> tools, Map<String, String> cpuSets) {
         Commit commit = Commit.ofRunningCode();
         return new Provenance(OffsetDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.SECONDS).toString(), command, commit,
-                commit.relative(out), Host.here(), runningJdk(), org.eclipse.jetty.util.Jetty.VERSION, javalinVersion(), Map.copyOf(tools), Map.copyOf(cpuSets));
+                commit.relative(out), Host.here(), runningJdk(), org.eclipse.jetty.util.Jetty.VERSION, javalinVersion(), Map.copyOf(tools), Map.copyOf(cpuSets), -1);
+    }
+
+    /** The same provenance, for a bench that took {@code seconds}, start to its last run. */
+    public Provenance finishedAfter(long seconds) {
+        return new Provenance(date, command, commit, out, host, jdk, jetty, javalin, tools, cpuSets, seconds);
     }
 
     /** The JVM's name, version and vendor. */
@@ -76,6 +83,7 @@ public record Provenance(String date, String command, Commit commit, String out,
         doc.put("commit", commit.hash());
         doc.put("dirty", commit.dirty());
         doc.put("out", out);
+        if (durationS >= 0) doc.put("duration_s", durationS);
         Map<String, Object> machine = new LinkedHashMap<>();
         machine.put("cpu", host.cpu());
         machine.put("cores", host.cores());
@@ -97,7 +105,7 @@ public record Provenance(String date, String command, Commit commit, String out,
     public String markdown() {
         StringBuilder md = new StringBuilder("## Provenance\n\n| | |\n|---|---|\n");
         row(md, "Commit", "`" + commit.hash() + "`" + (commit.dirty() ? " (dirty: tracked files differed from the commit)" : ""));
-        row(md, "Date", date);
+        row(md, "Date", date + (durationS >= 0 ? ", took " + (durationS + 59) / 60 + " min" : ""));
         row(md, "Command", "`" + command + "`");
         row(md, "Output", "`" + out + "`");
         row(md, "Machine", host.cores() + " cores" + (host.cpu().isEmpty() ? "" : ", " + host.cpu()) + ", " + host.memoryGib() + " GiB, "

@@ -44,7 +44,9 @@ public final class Report {
                 .append(" -XX:+AlwaysPreTouch`, accept queue 4096, loopback); idle RSS read once it answers; a ")
                 .append(config.warmup()).append(" warm-up with the run's own client at the run's own concurrency (and offered rate), whose achieved rate is shown beside the measured one (warm-up req/s; a run is *settled* when the two lie within ")
                 .append(Math.round(RunResult.SETTLED_WITHIN * 100)).append(" %); then the measured run, a ")
-                .append(config.measureS()).append(" s window closed-loop, ").append(config.openMeasureS()).append(" s open-loop. The backend (for /hops-*, delay ").append(config.backendDelayMs())
+                .append(config.measureS()).append(" s window closed-loop (where a request waits so long that a client could not get ")
+                .append(RunResult.MIN_ANSWERS_PER_CLIENT).append(" answers in it, that many waits and half again: `duration_s` has each run's), ")
+                .append(config.openMeasureS()).append(" s open-loop. The backend (for /hops-*, delay ").append(config.backendDelayMs())
                 .append(" ms per call) runs in its own JVM for the whole bench.\n");
         md.append("- Closed loop (`mode` closed): wrk runs for the window; hey (`--client hey`) sends ").append(config.requests().describe())
                 .append(" and decides no target (NOT TIMED). Open loop (`mode` open): oha offers requests at a constant rate for the window over a fixed number of connections, latency counted from each request's intended send time (`--latency-correction`, as wrk2). Client timeout ")

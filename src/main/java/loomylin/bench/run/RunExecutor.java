@@ -34,13 +34,16 @@ public final class RunExecutor implements RunMaker {
     private final BenchConfig config;
     private final java.util.Map<Client, Path> tools;
     private final URI backend;
+    /** The backend JVM's process id, or -1 when the bench started none: its CPU is read around each window. */
+    private final long backendPid;
     private final Path serversLog;
     private final int cores;
 
-    public RunExecutor(BenchConfig config, java.util.Map<Client, Path> tools, URI backend, Path serversLog, int cores) {
+    public RunExecutor(BenchConfig config, java.util.Map<Client, Path> tools, URI backend, long backendPid, Path serversLog, int cores) {
         this.config = config;
         this.tools = tools;
         this.backend = backend;
+        this.backendPid = backendPid;
         this.serversLog = serversLog;
         this.cores = cores;
     }
@@ -58,14 +61,17 @@ public final class RunExecutor implements RunMaker {
                 double warmupRps = warmUp(config, tools, clientCpus(), run, url);
                 FlightRecording recording = config.jfr() ? FlightRecording.start(server.pid(), jfrFile(run)) : null;
                 long cpuBefore = cpuTicks(server);
+                long backendBefore = backendTicks(run);
                 Optional<CpuTimes> machineBefore = ProcReader.SYSTEM.cpuTimes();
                 Measured measured = measure(config, tools, clientCpus(), run, url, warmupRps, sampler);
                 long cpuAfter = cpuTicks(server);
+                long backendAfter = backendTicks(run);
                 if (recording != null) FlightRecording.appendCsv(jfrCsv(), run.describe(), jfrFile(run), recording.stop());
                 double stealPct = machineBefore.flatMap(b -> ProcReader.SYSTEM.cpuTimes().map(a -> a.stealPctSince(b))).orElse(Double.NaN);
                 sampler.close();
                 if (!server.alive()) throw new StartupFailure("server " + run.pool() + " exited during the run: " + server.outputTail());
-                return result(run, measured, warmupRps, (cpuAfter - cpuBefore) / ProcStat.TICKS_PER_SECOND, idleRssKb, sampler.peaks(), stealPct);
+                RunResult result = result(run, measured, warmupRps, (cpuAfter - cpuBefore) / ProcStat.TICKS_PER_SECOND, idleRssKb, sampler.peaks(), stealPct);
+                return backendBefore < 0 || backendAfter < 0 ? result : result.withBackendCpuS((backendAfter - backendBefore) / ProcStat.TICKS_PER_SECOND);
             }
         } finally {
             server.close();
@@ -97,7 +103,8 @@ public final class RunExecutor implements RunMaker {
         List<String> pin = config.cpuSets().prefix(CpuSets.Role.CLIENT);
         return switch (run.client()) {
             case HEY -> HeyRun.measure(pin, tools.get(Client.HEY), url, requests(config, run, warmupRps), run.concurrency(), timeout, sampler);
-            case WRK -> WrkRun.measure(pin, tools.get(Client.WRK), url, config.measureS(), run.concurrency(), timeout, clientCpus, sampler);
+            case WRK -> WrkRun.measure(pin, tools.get(Client.WRK), url, Windows.closedS(config.measureS(), run.endpoint()), run.concurrency(), timeout,
+                    clientCpus, sampler);
             case OHA -> OhaRun.measure(pin, tools.get(Client.OHA), url, Math.max(1, run.rate() * config.openMeasureS()), run.rate(),
                     run.concurrency(), timeout, sampler);
         };
@@ -130,7 +137,7 @@ public final class RunExecutor implements RunMaker {
 
     /** A hey run's count: what the warm-up achieved in the measured window, within the rule. */
     public static int requests(BenchConfig config, RunSpec run, double warmupRps) {
-        return config.requests().requestsFor(run.concurrency(), Math.round(warmupRps * config.measureS()));
+        return config.requests().requestsFor(run.concurrency(), Math.round(warmupRps * Windows.closedS(config.measureS(), run.endpoint())));
     }
 
     /**
@@ -161,6 +168,12 @@ public final class RunExecutor implements RunMaker {
                 if (!server.portTaken() || attempt == START_ATTEMPTS) throw e;
             }
         }
+    }
+
+    /** The backend's CPU ticks so far, or -1 when the run calls no backend or the bench started none. */
+    private long backendTicks(RunSpec run) {
+        if (backendPid < 0 || !run.endpoint().usesBackend()) return -1;
+        return ProcReader.SYSTEM.stat(backendPid).map(ProcStat::cpuTicks).orElse(-1L);
     }
 
     private static long cpuTicks(ServerProcess server) {

@@ -30,29 +30,38 @@ import loomylin.bench.measure.Measured;
  * @param clientLimited the server may not have been the limit ({@link ClientLimit#of}): the client used most of the
  *                      CPUs it may use, or client and server together most of the machine they share
  * @param invocation    which invocation of the plan made the run (--invocations), from 1
+ * @param backendCpuS   the backend JVM's CPU seconds during the measured run (the calls of /hops-*); NaN where the
+ *                      bench started no backend or the run called none
  */
 public record RunResult(RunSpec spec, String twin, long requests, long responses, long ok, long errors, double durationS, double rps,
                  double warmupRps, Measured.Latency latency, double cpuS, long idleRssKb, long peakRssKb, long peakVszKb, int peakThreads,
-                 double clientCpuS, double clientCpuPct, double serverCpuPct, boolean clientLimited, double stealPct, int invocation) {
+                 double clientCpuS, double clientCpuPct, double serverCpuPct, boolean clientLimited, double stealPct, int invocation,
+                 double backendCpuS) {
 
-    /** A run of the bench's first (or only) invocation. */
+    /** A run of the bench's first (or only) invocation, without a backend's CPU. */
     public RunResult(RunSpec spec, String twin, long requests, long responses, long ok, long errors, double durationS, double rps,
                      double warmupRps, Measured.Latency latency, double cpuS, long idleRssKb, long peakRssKb, long peakVszKb, int peakThreads,
                      double clientCpuS, double clientCpuPct, double serverCpuPct, boolean clientLimited, double stealPct) {
         this(spec, twin, requests, responses, ok, errors, durationS, rps, warmupRps, latency, cpuS, idleRssKb, peakRssKb, peakVszKb, peakThreads,
-                clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, 1);
+                clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, 1, Double.NaN);
     }
 
     /** The same run, made in invocation {@code n} of the plan (--invocations). */
     public RunResult inInvocation(int n) {
         return new RunResult(spec, twin, requests, responses, ok, errors, durationS, rps, warmupRps, latency, cpuS, idleRssKb, peakRssKb, peakVszKb,
-                peakThreads, clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, n);
+                peakThreads, clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, n, backendCpuS);
+    }
+
+    /** The same run, with the backend's CPU seconds during its window. */
+    public RunResult withBackendCpuS(double seconds) {
+        return new RunResult(spec, twin, requests, responses, ok, errors, durationS, rps, warmupRps, latency, cpuS, idleRssKb, peakRssKb, peakVszKb,
+                peakThreads, clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, invocation, seconds);
     }
 
     public static final List<String> COLUMNS = List.of("pool", "endpoint", "concurrency", "mode", "offered_rps", "client", "repeat",
             "requests", "responses", "ok", "errors", "rps", "warmup_rps", "p50_ms", "p90_ms", "p99_ms", "p999_ms", "max_ms",
             "cpu_s", "cpu_ms_per_req", "idle_rss_kb", "peak_rss_kb", "peak_vsz_kb", "peak_threads", "client_limited", "twin",
-            "duration_s", "client_cpu_s", "client_cpu_pct", "server_cpu_pct", "steal_pct", "too_short", "settled", "invocation");
+            "duration_s", "client_cpu_s", "client_cpu_pct", "server_cpu_pct", "steal_pct", "too_short", "settled", "invocation", "backend_cpu_ms_per_req");
 
     /** A measured window with fewer answers than this decides nothing, however long it lasted. */
     public static final int MIN_ANSWERS = 2_000;
@@ -84,6 +93,11 @@ public record RunResult(RunSpec spec, String twin, long requests, long responses
         return responses == 0 ? Double.NaN : cpuS * 1000.0 / responses;
     }
 
+    /** The backend's CPU milliseconds per answered request, as {@link #cpuMsPerRequest()}; NaN without a backend. */
+    public double backendCpuMsPerRequest() {
+        return responses == 0 ? Double.NaN : backendCpuS * 1000.0 / responses;
+    }
+
     /** A run whose figures can back a verdict: every request answered 2xx. */
     public boolean clean() {
         return errors == 0 && ok > 0;
@@ -110,7 +124,7 @@ public record RunResult(RunSpec spec, String twin, long requests, long responses
                 fixed(cpuMsPerRequest(), 4), count(idleRssKb), count(peakRssKb), count(peakVszKb),
                 count(peakThreads), Boolean.toString(clientLimited), twin, fixed(durationS, 3), fixed(clientCpuS, 2),
                 fixed(clientCpuPct, 1), fixed(serverCpuPct, 1), fixed(stealPct, 1),
-                Boolean.toString(tooShort()), Boolean.toString(settled()), Integer.toString(invocation));
+                Boolean.toString(tooShort()), Boolean.toString(settled()), Integer.toString(invocation), fixed(backendCpuMsPerRequest(), 4));
     }
 
     /** A count, or "" when unknown (negative). */

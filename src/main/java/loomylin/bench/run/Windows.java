@@ -10,6 +10,20 @@ public final class Windows {
     /** The shortest open-loop window, in seconds. */
     public static final int DECIDING_OPEN_S = 30;
 
+    /**
+     * A closed-loop run's window: {@code measureS}, or, where the endpoint keeps every request waiting so long that
+     * a client could not get {@link RunResult#MIN_ANSWERS_PER_CLIENT} answers in it, that many waits and half as
+     * much again for the connections' ramp (a 1 s wait gets 30 s). Only windows that decide grow: a smoke run
+     * stays as short as it was asked to be. A server that queues (fewer threads than clients) can still leave a
+     * client too few answers; that run is marked too short.
+     */
+    public static int closedS(int measureS, Endpoint endpoint) {
+        if (measureS < DECIDING_CLOSED_S) return measureS;
+        long waitMs = (long) endpoint.intParam("ms").orElse(0) + endpoint.intParam("sleep").orElse(0);
+        int needed = (int) Math.ceil(RunResult.MIN_ANSWERS_PER_CLIENT * waitMs * 1.5 / 1000.0);
+        return Math.max(measureS, needed);
+    }
+
     /** Whether windows of these lengths can back a published result. */
     public static boolean decide(int measureS, int openMeasureS) {
         return measureS >= DECIDING_CLOSED_S && openMeasureS >= DECIDING_OPEN_S;

@@ -24,7 +24,7 @@ class ProvenanceTest {
         return new Provenance("2026-11-24T18:00:00Z", "java -jar loomylin.jar bench --preset smoke", commit, "gfx/results/smoke", HOST,
                 "OpenJDK 64-Bit Server VM 25+36 (Eclipse Adoptium)", "12.1.14", "7.2.3",
                 Map.of("hey", "0.1.4-2 (Debian package) (/usr/bin/hey)", "wrk", "wrk 4.2.0 (/usr/bin/wrk)"),
-                Map.of("server", "0", "client", "1", "backend", Provenance.ALL_CPUS));
+                Map.of("server", "0", "client", "1", "backend", Provenance.ALL_CPUS), -1);
     }
 
     @Test
@@ -48,6 +48,14 @@ class ProvenanceTest {
         assertEquals("7.2.3", doc.get("javalin"));
         assertEquals(Map.of("hey", "0.1.4-2 (Debian package) (/usr/bin/hey)", "wrk", "wrk 4.2.0 (/usr/bin/wrk)"), doc.get("tools"));
         assertEquals(Map.of("server", "0", "client", "1", "backend", "all"), doc.get("cpu_sets"));
+        assertFalse(doc.containsKey("duration_s"), "a bench still running has no duration yet");
+    }
+
+    @Test
+    void aFinishedBenchSaysHowLongItTook() {
+        Provenance done = sample(false).finishedAfter(3_300);
+        assertEquals(3_300, ((Map<?, ?>) Json.parse(done.json())).get("duration_s"));
+        assertTrue(done.markdown().contains("| Date | 2026-11-24T18:00:00Z, took 55 min |"), done.markdown());
     }
 
     @Test
