@@ -10,9 +10,10 @@ import loomylin.cli.UsageError;
 import loomylin.jetty.PoolKind;
 
 /**
- * The ordered list of runs a bench makes. Runs that a comparison sets side by side (same endpoint and
- * level, different pool) come together, and their repeats interleave across the pools (A B C A B C, not
- * A A A B B B), so that drift of a shared machine hits every pool alike.
+ * The ordered list of runs a bench makes. Runs that a comparison sets side by side come together: within a
+ * block, at one level, each repeat runs every endpoint on every pool before the next repeat starts (blocking
+ * and async on loom, loom and qtp:32, A B C A B C, not A A A B B B), so that drift of a shared machine, or of
+ * the backend JVM that warms over a bench, hits both sides of a ratio alike.
  */
 public final class Plan {
     private Plan() {
@@ -35,11 +36,11 @@ public final class Plan {
             Preset.Block b = block.with(o.pools(), o.endpoints(), o.concurrency());
             List<Integer> rates = o.rates() != null ? o.rates() : b.rates();
             Client client = !rates.isEmpty() ? Client.OHA : o.client() != null ? o.client() : b.client();
-            for (String e : b.endpoints()) {
-                Endpoint endpoint = Endpoint.parse(e);
-                for (int c : b.concurrency()) {
-                    for (int rate : rates.isEmpty() ? List.of(0) : rates) {
-                        for (int r = 1; r <= repeat; r++) {
+            for (int c : b.concurrency()) {
+                for (int rate : rates.isEmpty() ? List.of(0) : rates) {
+                    for (int r = 1; r <= repeat; r++) {
+                        for (String e : b.endpoints()) {
+                            Endpoint endpoint = Endpoint.parse(e);
                             for (String p : b.pools()) {
                                 RunSpec run = new RunSpec(pool(p), endpoint, c, rate, client, r);
                                 runs.putIfAbsent(run.key() + " #" + r, run);
