@@ -20,8 +20,8 @@ final class HopClientsTable implements Renderer {
     @Override
     public String render(Page page, List<String> dirs) {
         if (dirs.isEmpty()) throw new IllegalArgumentException("no result directory");
-        StringBuilder out = new StringBuilder("| run | c | /hops-blocking req/s | CPU ms/req | p99 ms | /hops-async req/s | CPU ms/req | p99 ms | blocking/async req/s | CPU ratio |\n"
-                + "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|");
+        StringBuilder out = new StringBuilder("| run | c | /hops-blocking req/s | CPU ms/req | p99 ms | /hops-async req/s | CPU ms/req | p99 ms | blocking/async req/s | CPU ratio | backend CPU ms/req, blocking / async |\n"
+                + "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|");
         for (String dir : dirs) {
             String file = dir + "/results.csv";
             List<Run> runs = page.files().runs(file);
@@ -35,11 +35,17 @@ final class HopClientsTable implements Renderer {
                         .append(Fmt.count(c)).append(" | ")
                         .append(half(blocking)).append(" | ").append(half(async)).append(" | ")
                         .append(or(Cells.ratio(blocking, async, "rps").map(Fmt::ratioRange))).append(" | ")
-                        .append(or(Cells.ratio(blocking, async, "cpu_ms_per_req").map(Fmt::ratioRange))).append(" |");
+                        .append(or(Cells.ratio(blocking, async, "cpu_ms_per_req").map(Fmt::ratioRange))).append(" | ")
+                        .append(backend(blocking)).append(" / ").append(backend(async)).append(" |");
             }
         }
-        out.append("\n\n`").append(POOL).append("`; medians (min-max) of the repeats; ratios per repeat, each run over the one beside it.");
+        out.append("\n\n`").append(POOL).append("`; medians (min-max) of the runs (every repeat of every invocation); ratios per run, each over the one beside it;"
+                + " the backend's CPU per request is its JVM's, for the three calls (- where the file predates the column).");
         return out.toString();
+    }
+
+    static String backend(List<Run> runs) {
+        return Cells.column(runs, "backend_cpu_ms_per_req").map(s -> Fmt.cpu(s.median())).orElse("-");
     }
 
     static String half(List<Run> runs) {

@@ -45,7 +45,7 @@ public final class ClientBinary {
                 String dpkg = Commands.firstLine(List.of("dpkg-query", "-W", "-f=${Version}", "hey"));
                 yield dpkg.isEmpty() ? "" : dpkg + " (Debian package)";
             }
-            case WRK -> Commands.firstLine(List.of(binary.toString(), "-v")); // prints its version, exits 1
+            case WRK -> Commands.firstLine(List.of(binary.toString(), "-v"), true); // prints its version, exits 1
             case OHA -> Commands.firstLine(List.of(binary.toString(), "--version"));
         };
         return (v.isEmpty() ? "unknown" : v) + " (" + binary + ")";

@@ -51,4 +51,13 @@ class ClientBinaryTest {
         UsageError e = assertThrows(UsageError.class, () -> ClientBinary.locate(Client.HEY, notExecutable, null, dir));
         assertTrue(e.getMessage().startsWith("--hey "), e.getMessage());
     }
+
+    @Test
+    void aVersionPrintedBeforeAFailingExitIsKept() throws IOException {
+        // wrk -v prints "wrk 4.x [epoll] ..." and exits 1; the version must still reach provenance.json
+        Path fake = executable(dir.resolve("bin/wrk"));
+        Files.writeString(fake, "#!/bin/sh\necho 'wrk 4.1.0 [epoll] Copyright'\necho 'Usage: wrk'\nexit 1\n");
+        assertTrue(ClientBinary.version(Client.WRK, fake).startsWith("wrk 4.1.0 [epoll]"), ClientBinary.version(Client.WRK, fake));
+        assertEquals("", Commands.firstLine(java.util.List.of(fake.toString())), "other commands still need exit status 0");
+    }
 }
