@@ -60,7 +60,7 @@ final class FrontPageBullets implements Renderer {
     static List<Run> closed(Page page, String dir, String pool, String endpoint, int c) {
         List<Run> runs = Cells.closed(page.files().runs(dir + "/results.csv"), pool, endpoint, c);
         if (runs.isEmpty()) throw new Missing("no " + pool + " " + endpoint + " c=" + c + " in " + dir + "/results.csv");
-        if (runs.stream().anyMatch(r -> "true".equals(r.row().get("too_short"))))
+        if (runs.stream().anyMatch(Run::tooShort))
             throw new Missing(pool + " " + endpoint + " c=" + c + " in " + dir + "/results.csv has runs too short to decide anything");
         return runs;
     }
@@ -141,7 +141,7 @@ final class FrontPageBullets implements Renderer {
         List<Run> loom = closed(page, SCALE, "loom", ep, 18000);
         String at18k = collapsed.isEmpty() ? "" : "; with 18,000 it answered " + Fmt.rateRange(need(Cells.column(collapsed, "rps"), "rps"))
                 + " req/s against `loom`'s " + Fmt.rateRange(need(Cells.column(loom, "rps"), "rps"))
-                + (collapsed.stream().anyMatch(r -> "true".equals(r.row().get("too_short"))) ? ", too few answers per client for the bench to take a ratio" : "");
+                + (collapsed.stream().anyMatch(Run::tooShort) ? ", too few answers per client for the bench to take a ratio" : "");
         return "with 5,000 and 10,000 clients each waiting 1 s, a pool of a platform thread per client made " + parts[0] + " and " + parts[1]
                 + " `loom`'s requests and CPU per request" + at18k + " (" + link(page, SCALE + "/results.csv") + ").";
     }

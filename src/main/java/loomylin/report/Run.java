@@ -46,6 +46,11 @@ record Run(Map<String, String> row) {
         return invocation() + "/" + repeat();
     }
 
+    /** The bench marked the run too short to decide anything (too_short). */
+    boolean tooShort() {
+        return "true".equals(row.get("too_short"));
+    }
+
     boolean has(String column) {
         String v = row.get(column);
         return v != null && !v.isBlank();
