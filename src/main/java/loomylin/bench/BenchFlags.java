@@ -187,8 +187,12 @@ public final class BenchFlags {
             Preset p = Preset.named(name);
             out.append(String.format("  %-7s %s; about %d min here%n", name, p.summary(), Estimate.minutes(p)));
         }
-        out.append(String.format("  %-6s %s%n", FibersExperiments.NAME, "the fibers-server seed's experiments 1 and 2: 108 runs of --duration (6s), 31 minutes on 2 quiet cores;"
-                + " writes seed004.csv and seed004.md"));
+        int seedRuns = FibersExperiments.EXPERIMENTS.size() * FibersExperiments.REQUEST_MS.size() * FibersExperiments.CONCURRENCY.size() * FibersExperiments.POOLS.size();
+        long seedS = FibersExperiments.seconds(FibersExperiments.DURATION);
+        out.append(String.format("  %-7s %s%n", FibersExperiments.NAME, "the fibers-server seed's experiments 1 and 2: " + seedRuns + " runs of --duration ("
+                + FibersExperiments.DURATION + "; " + loomylin.bench.run.Windows.closedS((int) seedS, 1000) + " s for 1 s requests) after --warmup (" + FibersExperiments.WARMUP
+                + ") at the run's concurrency; about " + (FibersExperiments.estimateS(seedS, FibersExperiments.seconds(FibersExperiments.WARMUP),
+                FibersExperiments.CONCURRENCY.size() * FibersExperiments.POOLS.size()) + 59) / 60 + " min here; writes seed004.csv, seed004.md, provenance.json"));
         out.append(String.format("  %-7s %s%n", Bound.NAME, "each pool shape past its bound, with and without --max-in-flight: blocking waits, CPU overload,"
                 + " large bodies on " + Bound.BODIES_POOL + "; 26 runs of --duration (20s) plus about 10 s each; --concurrency B,C,D sets the three loads' clients"
                 + " (1000,2000,500); writes bound.csv, bound.md, bound-*.png, provenance.json"));

@@ -14,11 +14,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import loomylin.bench.load.Client;
 import loomylin.bench.load.ClientBinary;
 import loomylin.bench.load.HeyCsv;
 import loomylin.bench.load.HeyRun;
 import loomylin.bench.output.Machine;
+import loomylin.bench.output.Provenance;
 import loomylin.bench.process.ChildProcesses;
 import loomylin.bench.run.FreePort;
 import loomylin.bench.run.RunResult;
@@ -29,6 +31,8 @@ import loomylin.cli.StartupFailure;
 import loomylin.cli.UsageError;
 import loomylin.jetty.HopClientKind;
 import loomylin.jetty.PoolKind;
+import loomylin.proc.CpuTimes;
+import loomylin.proc.ProcReader;
 import loomylin.web.Limits;
 
 /**
@@ -37,8 +41,10 @@ import loomylin.web.Limits;
  * fibers-server.) Each request is
  * one /mixed call whose time is split as the experiment's mix says (sleep, file I/O, CPU), turned into
  * parameters by a {@link Calibration} made when the bench starts; each (experiment, request time, concurrency,
- * pool) is one run on a fresh server JVM: a warm-up burst, then hey for a fixed {@code --duration} (the seed
- * used wrk2 for fixed durations too), req/s = 2xx answers / hey's wall time. Closed loop only: hey has no open-loop
+ * pool) is one run on a fresh server JVM: a warm-up at the run's own concurrency, then hey for a window of
+ * {@code --duration}, grown for long requests as every closed-loop window ({@link Windows#closedS(int, long)}; the
+ * seed used wrk2 for fixed durations too), req/s = 2xx answers / hey's wall time. A run with too few answers to
+ * decide is marked too short ({@link Row#tooShort()}) and left out of the verdicts. Closed loop only: hey has no open-loop
  * mode. Writes seed004.csv (a row per run, as it goes) and seed004.md (the seed's tables beside ours).
  */
 public final class FibersExperiments {
@@ -60,6 +66,9 @@ public final class FibersExperiments {
     public static final String DURATION = Windows.DECIDING_CLOSED_S + "s";
     public static final String WARMUP = "8s";
     public static final String HEAP = "1g";
+    /** seed004.csv's columns; a run's {@code window_s} is its hey -z, {@code duration_s} hey's wall time. */
+    public static final List<String> COLUMNS = List.of("experiment", "request_ms", "concurrency", "pool", "query", "ok", "errors", "rps",
+            "p50_ms", "p99_ms", "failure", "window_s", "duration_s", "steal_pct", "too_short");
     /** Server start, warm-up slack and stop, per run, for the estimate printed at the start. */
     public static final int OVERHEAD_S = 10;
 
@@ -74,10 +83,26 @@ public final class FibersExperiments {
 
     /**
      * One finished (or failed) run. {@code failure} null = completed. {@code ok} and {@code errors} count the
-     * answers in hey's CSV, which lists only requests that got an answer.
+     * answers in hey's CSV, which lists only requests that got an answer. {@code windowS} is hey's {@code -z},
+     * {@code seconds} its wall time (start to exit), {@code stealPct} the machine's steal time during it.
      */
     public record Row(int experiment, int ms, int concurrency, String pool, String query, int ok, int errors, double rps,
-               double p50Ms, double p99Ms, String failure) {
+               double p50Ms, double p99Ms, String failure, int windowS, double seconds, double stealPct) {
+        /** A run that could not complete: nothing measured. */
+        static Row failed(int experiment, int ms, int concurrency, String pool, String query, int windowS, String failure) {
+            return new Row(experiment, ms, concurrency, pool, query, 0, 0, 0, Double.NaN, Double.NaN, failure, windowS, Double.NaN, Double.NaN);
+        }
+
+        /**
+         * Too few answers for the run to decide anything, by the bench's rule ({@link RunResult#tooShort()}): under
+         * {@link RunResult#MIN_ANSWERS}, or under {@link RunResult#MIN_ANSWERS_PER_CLIENT} per client, so that the
+         * window was mostly the clients' first requests queueing. A failed run is N/A, not too short.
+         */
+        public boolean tooShort() {
+            long answers = (long) ok + errors;
+            return failure == null && (answers < RunResult.MIN_ANSWERS || answers < (long) RunResult.MIN_ANSWERS_PER_CLIENT * concurrency);
+        }
+
         /**
          * At least this many requests got no answer at all: each of the c clients sends until the duration ends
          * and hey waits for the last one up to its timeout, so fewer answers than clients means the rest timed out.
@@ -111,19 +136,24 @@ public final class FibersExperiments {
                 Path.of(System.getProperty("user.home")));
         Path dir = Path.of(flags.get("out")).toAbsolutePath();
         int runs = EXPERIMENTS.size() * REQUEST_MS.size() * concurrency.size() * pools.size();
-        long estimateS = runs * (seconds(duration) + seconds(warmup) + OVERHEAD_S);
+        long estimateS = estimateS(seconds(duration), seconds(warmup), concurrency.size() * pools.size());
         try {
             Files.createDirectories(dir);
             Path serversLog = dir.resolve("servers.log");
             Files.writeString(serversLog, "");
             Machine machine = Machine.describe(java.util.Map.of(Client.HEY, hey));
-            out.printf("bench: preset %s, %d runs of %s each, about %d minutes; calibrating%n", NAME, runs, duration, (estimateS + 59) / 60);
+            long started = System.nanoTime();
+            Provenance provenance = Provenance.collect(commandLine, dir, Map.of("hey", ClientBinary.version(Client.HEY, hey)),
+                    Map.of("server", Provenance.ALL_CPUS, "client", Provenance.ALL_CPUS));
+            provenance.write(dir);
+            out.printf("bench: preset %s, %d runs of %s windows (%d s for 1 s requests), about %d minutes; calibrating%n", NAME, runs, duration,
+                    Windows.closedS((int) seconds(duration), 1000), (estimateS + 59) / 60);
             Calibration calibration = Calibration.measure();
             out.printf("bench: %.0f SHA-256 iterations per ms, %.0f file bytes per ms of reading and sending%n",
                     calibration.iterationsPerMs(), calibration.fileBytesPerMs());
             List<Row> rows = new ArrayList<>();
             Path csv = dir.resolve("seed004.csv");
-            Files.writeString(csv, "experiment,request_ms,concurrency,pool,query,ok,errors,rps,p50_ms,p99_ms,failure\n");
+            Files.writeString(csv, String.join(",", COLUMNS) + "\n");
             int n = 0;
             for (int e = 0; e < EXPERIMENTS.size(); e++) {
                 for (int ms : REQUEST_MS) {
@@ -131,16 +161,20 @@ public final class FibersExperiments {
                     for (int c : concurrency) {
                         for (String pool : pools) {
                             n++;
-                            Row row = one(e + 1, ms, c, pool, query, twin, heap, hey, warmup, duration, timeoutS, serversLog);
+                            int windowS = Windows.closedS((int) seconds(duration), ms);
+                            Row row = one(e + 1, ms, c, pool, query, twin, heap, hey, warmup, windowS, timeoutS, serversLog);
                             rows.add(row);
                             Files.writeString(csv, csvLine(row), java.nio.file.StandardOpenOption.APPEND);
                             out.printf("bench: %d/%d exp %d %d ms c=%d %s: %s%n", n, runs, e + 1, ms, c, pool,
-                                    row.failure() != null ? "N/A (" + row.failure() + ")" : String.format(Locale.ROOT, "%.1f req/s, %d errors", row.rps(), row.errors()));
+                                    row.failure() != null ? "N/A (" + row.failure() + ")" : String.format(Locale.ROOT, "%.1f req/s, %d errors in %d s%s", row.rps(),
+                                            row.errors(), row.windowS(), row.tooShort() ? "  TOO SHORT" : ""));
                         }
                     }
                 }
             }
-            FibersReport.write(dir.resolve("seed004.md"), commandLine, machine, calibration, duration, warmup, pools, concurrency, rows);
+            provenance = provenance.finishedAfter((System.nanoTime() - started) / 1_000_000_000L);
+            provenance.write(dir);
+            FibersReport.write(dir.resolve("seed004.md"), provenance, machine, calibration, duration, warmup, pools, concurrency, rows);
             out.printf("bench: done; %s%n", dir.resolve("seed004.md"));
             return dir;
         } catch (IOException e) {
@@ -150,7 +184,7 @@ public final class FibersExperiments {
 
     /** One run; a server that will not start or a hey that fails is an N/A row, not the end of the bench. */
     private static Row one(int experiment, int ms, int c, String pool, String query, String twin, String heap, Path hey,
-                           String warmup, String duration, int timeoutS, Path serversLog) throws IOException {
+                           String warmup, int windowS, int timeoutS, Path serversLog) throws IOException {
         Files.writeString(serversLog, "=== exp " + experiment + " " + ms + " ms c=" + c + " " + pool + "\n", java.nio.file.StandardOpenOption.APPEND);
         URI unused = URI.create("http://" + ServerProcess.HOST + ":1");
         ServerProcess server = ServerProcess.server(pool, twin, heap, FreePort.pick(), unused, HopClientKind.JDK, serversLog);
@@ -159,31 +193,33 @@ public final class FibersExperiments {
             URI url = server.uri("/" + query);
             HeyRun.warmUp(hey, url, warmup, c, timeoutS); // at the run's own concurrency, as every bench warm-up
             long start = System.nanoTime();
-            HeyCsv.Responses r = measure(hey, url, duration, c, timeoutS);
+            Optional<CpuTimes> machineBefore = ProcReader.SYSTEM.cpuTimes();
+            HeyCsv.Responses r = measure(hey, url, windowS, c, timeoutS);
             // hey -z stops sending at the duration but waits for the requests in flight (up to its timeout):
             // req/s divides by its wall time, start to exit, as every other bench run does, not by the duration.
             double seconds = (System.nanoTime() - start) / 1e9;
-            if (!server.alive()) return new Row(experiment, ms, c, pool, query, 0, 0, 0, Double.NaN, Double.NaN, "server exited");
+            double stealPct = machineBefore.flatMap(b -> ProcReader.SYSTEM.cpuTimes().map(a -> a.stealPctSince(b))).orElse(Double.NaN);
+            if (!server.alive()) return Row.failed(experiment, ms, c, pool, query, windowS, "server exited");
             return new Row(experiment, ms, c, pool, query, r.ok(), r.count() - r.ok(), r.ok() / seconds,
-                    r.percentileMs(50), r.percentileMs(99), null);
+                    r.percentileMs(50), r.percentileMs(99), null, windowS, seconds, stealPct);
         } catch (StartupFailure | HeyCsv.Malformed e) {
             String line = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-            return new Row(experiment, ms, c, pool, query, 0, 0, 0, Double.NaN, Double.NaN, line.length() > 160 ? line.substring(0, 160) + "..." : line);
+            return Row.failed(experiment, ms, c, pool, query, windowS, line.length() > 160 ? line.substring(0, 160) + "..." : line);
         } finally {
             server.close();
         }
     }
 
     /** hey for a fixed duration (-z), its per-request CSV parsed; requests cut off at the end are not counted. */
-    private static HeyCsv.Responses measure(Path hey, URI url, String duration, int c, int timeoutS) throws IOException {
+    private static HeyCsv.Responses measure(Path hey, URI url, int windowS, int c, int timeoutS) throws IOException {
         Path csv = Files.createTempFile("loomylin-hey-", ".csv");
         Path err = Files.createTempFile("loomylin-hey-", ".err");
         try {
-            List<String> command = List.of(hey.toString(), "-z", duration, "-c", Integer.toString(c), "-t", Integer.toString(timeoutS),
+            List<String> command = List.of(hey.toString(), "-z", windowS + "s", "-c", Integer.toString(c), "-t", Integer.toString(timeoutS),
                     "-o", "csv", url.toString());
             Process p = ChildProcesses.start(new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                     .redirectOutput(csv.toFile()).redirectError(err.toFile()));
-            Duration bound = Duration.ofSeconds(60 + seconds(duration) + timeoutS);
+            Duration bound = Duration.ofSeconds(60 + windowS + timeoutS);
             if (!ChildProcesses.waitFor(p, bound)) {
                 ChildProcesses.stop(p, Duration.ofSeconds(2));
                 throw new StartupFailure("hey did not finish within " + bound.toSeconds() + " s");
@@ -203,7 +239,8 @@ public final class FibersExperiments {
     private static String csvLine(Row r) {
         return String.join(",", Integer.toString(r.experiment()), Integer.toString(r.ms()), Integer.toString(r.concurrency()), r.pool(),
                 r.query(), Integer.toString(r.ok()), Integer.toString(r.errors()), RunResult.fixed(r.rps(), 1), RunResult.fixed(r.p50Ms(), 2),
-                RunResult.fixed(r.p99Ms(), 2), r.failure() == null ? "" : "\"" + r.failure().replace("\"", "'") + "\"") + "\n";
+                RunResult.fixed(r.p99Ms(), 2), r.failure() == null ? "" : "\"" + r.failure().replace("\"", "'") + "\"",
+                Integer.toString(r.windowS()), RunResult.fixed(r.seconds(), 2), RunResult.fixed(r.stealPct(), 1), Boolean.toString(r.tooShort())) + "\n";
     }
 
     /** A flag's comma-separated items, or {@code fallback} when it is not given. */
@@ -218,6 +255,17 @@ public final class FibersExperiments {
         if (!d.matches("\\d{1,4}s")  || d.matches("0+s"))
             throw new UsageError("--" + name + " for seed004 must be whole seconds such as 8s, got '" + loomylin.web.Params.printable(raw) + "'");
         return d;
+    }
+
+    /**
+     * Seconds the preset takes: per request time, {@code cellsPerRequestTime} runs of its window (grown for long
+     * requests as every closed-loop window, {@link Windows#closedS(int, long)}), the warm-up and a server's start
+     * and stop.
+     */
+    public static long estimateS(long durationS, long warmupS, int cellsPerRequestTime) {
+        long seconds = 0;
+        for (int ms : REQUEST_MS) seconds += (long) cellsPerRequestTime * (Windows.closedS((int) durationS, ms) + warmupS + OVERHEAD_S);
+        return seconds * EXPERIMENTS.size();
     }
 
     public static long seconds(String duration) {

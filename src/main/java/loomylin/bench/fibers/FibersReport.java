@@ -7,6 +7,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import loomylin.bench.output.Machine;
+import loomylin.bench.output.Provenance;
+import loomylin.bench.run.RunResult;
+import loomylin.bench.run.Windows;
 
 /** seed004.md: the calibration, then per experiment and request time the seed's table beside ours, and what holds. */
 public final class FibersReport {
@@ -16,18 +19,21 @@ public final class FibersReport {
     private FibersReport() {
     }
 
-    public static void write(Path target, String commandLine, Machine machine, Calibration cal, String duration, String warmup,
+    public static void write(Path target, Provenance provenance, Machine machine, Calibration cal, String duration, String warmup,
                       List<String> pools, List<Integer> concurrency, List<FibersExperiments.Row> rows) throws IOException {
         Map<String, FibersExperiments.Row> byKey = FibersExperiments.index(rows);
         StringBuilder md = new StringBuilder();
-        md.append("# Seed 004 (fibers-server) on this machine\n\n");
-        md.append("Command: `").append(commandLine).append("`  \n");
+        md.append("# Seed 004 (fibers-server) on this machine\n\n").append(provenance.markdown());
         md.append(String.format(Locale.ROOT, "Machine: %d cores, %d MB, %s; %s; %s; %s%n%n", machine.cores(), machine.memoryKb() / 1024,
                 machine.cpu(), machine.jdk(), machine.os(), machine.date()));
-        md.append("Each run: a fresh server JVM on one pool, a ").append(warmup).append(" hey warm-up, then hey for ").append(duration)
-                .append(" (closed loop, `hey -z`); req/s = 2xx answers / hey's wall time, start to exit (hey stops sending at ")
-                .append(duration).append(" but waits for the requests in flight). N/A: the run could not complete (server or hey failed); `(E err)`: E answers that were not 2xx; ")
-                .append("`(>= U unanswered)`: fewer answers than clients, so at least U requests were still unanswered at hey's timeout (hey's CSV lists answered requests only).\n\n");
+        long tooShort = rows.stream().filter(FibersExperiments.Row::tooShort).count();
+        md.append("Each run: a fresh server JVM on one pool, a ").append(warmup).append(" hey warm-up at the run's own concurrency, then hey for ").append(duration)
+                .append(" (").append(Windows.closedS((int) FibersExperiments.seconds(duration), 1000)).append(" s for 1 s requests; closed loop, `hey -z`); req/s = 2xx answers / hey's wall time, start to exit (hey stops sending at the window's end")
+                .append(" but waits for the requests in flight). N/A: the run could not complete (server or hey failed); `(E err)`: E answers that were not 2xx; ")
+                .append("`(>= U unanswered)`: fewer answers than clients, so at least U requests were still unanswered at hey's timeout (hey's CSV lists answered requests only); ")
+                .append(String.format(Locale.ROOT, "`(too short)`: under %,d answers, or under %d per client, so the window was mostly the clients' first requests queueing: "
+                        + "the run decides nothing and the verdicts leave it out. %d of %d runs were too short.%n%n",
+                        RunResult.MIN_ANSWERS, RunResult.MIN_ANSWERS_PER_CLIENT, tooShort, rows.size()));
         md.append(String.format(Locale.ROOT, "Calibration at bench start: %.0f SHA-256 iterations per ms; %.0f data-file bytes per ms of "
                 + "serving (read with a FileChannel from the page cache and written to a loopback socket). The file part is capped at the %d-byte data file.%n%n",
                 cal.iterationsPerMs(), cal.fileBytesPerMs(), FibersExperiments.FILE_CAP));
@@ -69,7 +75,7 @@ public final class FibersReport {
         for (int ms : FibersExperiments.REQUEST_MS) {
             for (int c : concurrency) {
                 FibersExperiments.Row f = byKey.get(e + "/" + ms + "/" + c + "/" + FIBERS), k = byKey.get(e + "/" + ms + "/" + c + "/" + KERNEL);
-                if (f == null || k == null) continue;
+                if (f == null || k == null || f.tooShort() || k.tooShort()) continue;
                 compared++;
                 if (f.complete() && (!k.complete() || f.rps() >= k.rps())) atOrAbove++;
             }
@@ -81,8 +87,8 @@ public final class FibersReport {
             high++;
             if (k.complete()) highComplete++;
         }
-        String first = compared == 0 ? "Seed: fibers at or above kernel at every concurrency; not compared here (needs " + FIBERS + " and " + KERNEL + ")."
-                : String.format(Locale.ROOT, "Seed: fibers at or above kernel at every concurrency; here %s at or above %s in %d of %d cells (%s).",
+        String first = compared == 0 ? "Seed: fibers at or above kernel at every concurrency; not compared here (needs " + FIBERS + " and " + KERNEL + " runs that are not too short)."
+                : String.format(Locale.ROOT, "Seed: fibers at or above kernel at every concurrency; here %s at or above %s in %d of %d cells whose runs decide (%s).",
                 FIBERS, KERNEL, atOrAbove, compared, atOrAbove == compared ? "holds" : "does not hold everywhere");
         String second = high == 0 ? "" : String.format(Locale.ROOT, " Seed: kernel threads could not complete the 1 s runs at 1000+; here %s completed %d of %d of them without errors (%s).",
                 KERNEL, highComplete, high, highComplete == high ? "does not hold" : highComplete == 0 ? "holds" : "holds in part");
@@ -97,6 +103,6 @@ public final class FibersReport {
         if (r == null) return "";
         if (r.failure() != null) return "N/A";
         return String.format(Locale.ROOT, "%.0f", r.rps()) + (r.errors() > 0 ? " (" + r.errors() + " err)" : "")
-                + (r.unanswered() > 0 ? " (>= " + r.unanswered() + " unanswered)" : "");
+                + (r.unanswered() > 0 ? " (>= " + r.unanswered() + " unanswered)" : "") + (r.tooShort() ? " (too short)" : "");
     }
 }

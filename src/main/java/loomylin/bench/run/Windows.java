@@ -18,8 +18,12 @@ public final class Windows {
      * client too few answers; that run is marked too short.
      */
     public static int closedS(int measureS, Endpoint endpoint) {
+        return closedS(measureS, (long) endpoint.intParam("ms").orElse(0) + endpoint.intParam("sleep").orElse(0));
+    }
+
+    /** {@link #closedS(int, Endpoint)} for a request that takes at least {@code waitMs} however fast the server is. */
+    public static int closedS(int measureS, long waitMs) {
         if (measureS < DECIDING_CLOSED_S) return measureS;
-        long waitMs = (long) endpoint.intParam("ms").orElse(0) + endpoint.intParam("sleep").orElse(0);
         int needed = (int) Math.ceil(RunResult.MIN_ANSWERS_PER_CLIENT * waitMs * 1.5 / 1000.0);
         return Math.max(measureS, needed);
     }

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import loomylin.bench.run.Windows;
 import loomylin.cli.Flags;
 import loomylin.cli.UsageError;
 import loomylin.testing.IntegrationTest;
@@ -37,24 +38,55 @@ class FibersExperimentsTest {
         List<FibersExperiments.Row> rows = new ArrayList<>();
         for (int ms : FibersExperiments.REQUEST_MS) {
             for (int c : List.of(100, 1000, 2000)) {
-                rows.add(new FibersExperiments.Row(1, ms, c, "loom", "q", 2 * c, 0, 100, 1, 2, null));
+                rows.add(new FibersExperiments.Row(1, ms, c, "loom", "q", 30 * c, 0, 100, 1, 2, null, 20, 20, 0));
                 boolean failed = ms == 1000 && c == 2000;
-                rows.add(new FibersExperiments.Row(1, ms, c, "qtp:1000", "q", 2 * c, ms == 1000 && c == 1000 ? 5 : 0, c == 100 ? 150 : 90, 1, 2,
-                        failed ? "server exited" : null));
+                rows.add(new FibersExperiments.Row(1, ms, c, "qtp:1000", "q", 30 * c, ms == 1000 && c == 1000 ? 5 : 0, c == 100 ? 150 : 90, 1, 2,
+                        failed ? "server exited" : null, 20, 20, 0));
             }
         }
         String verdict = FibersReport.verdict(1, FibersExperiments.index(rows), List.of(100, 1000, 2000));
-        assertTrue(verdict.contains("loom at or above qtp:1000 in 6 of 9 cells (does not hold everywhere)"), verdict);
+        assertTrue(verdict.contains("loom at or above qtp:1000 in 6 of 9 cells whose runs decide (does not hold everywhere)"), verdict);
         assertTrue(verdict.contains("qtp:1000 completed 0 of 2 of them without errors (holds)"), verdict);
+
+        // a loom run with 19 answers per client decides nothing: its cell leaves the comparison instead of counting against loom
+        rows.set(0, new FibersExperiments.Row(1, 10, 100, "loom", "q", 1_900, 0, 95, 1, 2, null, 20, 20, 0));
+        String without = FibersReport.verdict(1, FibersExperiments.index(rows), List.of(100, 1000, 2000));
+        assertTrue(without.contains("loom at or above qtp:1000 in 6 of 8 cells whose runs decide"), without);
+    }
+
+    @Test
+    void aRunWithTooFewAnswersInAllOrPerClientIsTooShort() {
+        assertTrue(row(10, 1_999).tooShort(), "under 2,000 answers");
+        assertTrue(!row(10, 2_000).tooShort(), "2,000 answers, 200 per client");
+        assertTrue(row(1_000, 19_999).tooShort(), "under 20 per client");
+        assertTrue(!row(1_000, 20_000).tooShort(), "20 per client");
+        FibersExperiments.Row failed = FibersExperiments.Row.failed(1, 10, 100, "loom", "q", 20, "server exited");
+        assertTrue(!failed.tooShort(), "a failed run is N/A, not too short");
+        assertEquals("N/A", FibersReport.cell(failed));
+        assertEquals("100 (too short)", FibersReport.cell(row(1_000, 19_999)));
+    }
+
+    @Test
+    void aLongRequestGetsALongerWindowAndTheEstimateCountsIt() {
+        assertEquals(20, Windows.closedS(20, 10));
+        assertEquals(30, Windows.closedS(20, 1000), "20 answers of 1 s each and half again");
+        assertEquals(6, Windows.closedS(6, 1000), "a short window asked for stays short");
+        // 2 experiments x (10 ms, 100 ms at 20 s; 1 s at 30 s) x 18 cells, each with 8 s of warm-up and the overhead
+        long perCell = FibersExperiments.OVERHEAD_S + 8;
+        assertEquals(2 * 18 * (20 + 20 + 30 + 3 * perCell), FibersExperiments.estimateS(20, 8, 18));
+    }
+
+    private static FibersExperiments.Row row(int c, int ok) {
+        return new FibersExperiments.Row(1, 10, c, "loom", "q", ok, 0, 100, 1, 2, null, 20, 20, 0);
     }
 
     @Test
     void fewerAnswersThanClientsIsARunThatDidNotComplete() {
-        FibersExperiments.Row timedOut = new FibersExperiments.Row(1, 1000, 2000, "loom", "q", 2, 0, 0.1, 20_000, 20_000, null);
+        FibersExperiments.Row timedOut = new FibersExperiments.Row(1, 1000, 2000, "loom", "q", 2, 0, 0.1, 20_000, 20_000, null, 30, 21, 0);
         assertEquals(1998, timedOut.unanswered());
         assertTrue(!timedOut.complete());
-        assertEquals("0 (>= 1998 unanswered)", FibersReport.cell(timedOut));
-        FibersExperiments.Row fine = new FibersExperiments.Row(1, 10, 100, "loom", "q", 4000, 0, 400, 200, 300, null);
+        assertEquals("0 (>= 1998 unanswered) (too short)", FibersReport.cell(timedOut));
+        FibersExperiments.Row fine = new FibersExperiments.Row(1, 10, 100, "loom", "q", 4000, 0, 400, 200, 300, null, 20, 20, 0);
         assertEquals(0, fine.unanswered());
         assertEquals("400", FibersReport.cell(fine));
     }
@@ -83,8 +115,12 @@ class FibersExperimentsTest {
 
         List<String> csv = Files.readAllLines(out.resolve("seed004.csv"));
         assertEquals(1 + FibersExperiments.EXPERIMENTS.size() * FibersExperiments.REQUEST_MS.size(), csv.size(), String.join("\n", csv));
+        assertEquals(String.join(",", FibersExperiments.COLUMNS), csv.get(0));
         for (String row : csv.subList(1, csv.size())) {
             String[] f = row.split(",", -1);
+            assertEquals(FibersExperiments.COLUMNS.size(), f.length, row);
+            assertEquals("1", f[11], "a 1 s window asked for stays 1 s: " + row);
+            assertEquals("true", f[14], "a few hundred answers over 4 clients decide nothing: " + row);
             assertEquals("loom", f[3], row);
             assertTrue(f[4].matches("mixed\\?cpu=\\d+&sleep=\\d+&file=\\d+"), row);
             assertTrue(Integer.parseInt(f[5]) > 0, "some 2xx answers: " + row);
@@ -96,6 +132,10 @@ class FibersExperimentsTest {
         assertTrue(md.contains("## Experiment 1") && md.contains("## Experiment 2"), md);
         assertEquals(6, md.split("\\| Concurrency \\| seed fibers \\| seed kernel \\| loom \\|", -1).length - 1, "a table per experiment and request time");
         assertTrue(md.contains("not compared here"), "no qtp:1000 in the smoke run, so no verdict: " + md);
+        assertTrue(md.contains("(too short)") && md.contains("6 of 6 runs were too short"), md);
+        String provenance = Files.readString(out.resolve("provenance.json"));
+        assertTrue(provenance.contains("\"hey\"") && provenance.contains("\"command\""), provenance);
+        assertTrue(provenance.contains("\"duration_s\""), "the finished bench says how long it took: " + provenance);
         assertTrue(log.toString(StandardCharsets.UTF_8).contains("bench: done"), log.toString(StandardCharsets.UTF_8));
     }
 }
