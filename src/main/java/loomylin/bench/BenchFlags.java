@@ -203,7 +203,7 @@ public final class BenchFlags {
         out.append(String.format("  %-7s %s%n", loomylin.bench.crossover.Floor.NAME, "the floor: a bare Jetty Handler, a bare Javalin route and Loomylin's /wait-blocking?ms=0 on each pool (--pools), wrk -t1 -c50,"
                 + " --measure (10) s windows after --warmup (5s), --repeat (2) rounds; a few minutes; writes floor.csv/.md, provenance.json"));
         out.append(String.format("  %-7s %s%n", ConnectionsBench.NAME, "the echo seed: nio, threads and virtual clients x 100-15000 connections and the most the open-file"
-                + " limit allows, against the backend's /echo (1 s); --concurrency lists connections, --measure seconds (10), --repeat (3); writes connections.csv/.md/.png"));
+                + " limit allows, against the backend's /echo (1 s); --concurrency lists connections, --measure seconds (10), --repeat (3); writes connections.csv/.md/.png, provenance.json"));
         return out.toString();
     }
 

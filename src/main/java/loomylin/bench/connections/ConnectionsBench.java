@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
+import loomylin.bench.output.Provenance;
 import loomylin.proc.ProcReader;
 import loomylin.bench.measure.ProcSampler;
 import loomylin.bench.process.ChildProcesses;
@@ -102,6 +103,9 @@ public final class ConnectionsBench {
         Path clientsLog = dir.resolve("clients.log");
         Files.writeString(backendLog, "");
         Files.writeString(clientsLog, "");
+        long started = System.nanoTime();
+        Provenance provenance = Provenance.collect(commandLine, dir, Map.of(), Map.of("client", Provenance.ALL_CPUS, "backend", Provenance.ALL_CPUS));
+        provenance.write(dir);
         int total = models.size() * levels.size() * repeat;
         out.printf("bench: preset connections, %d runs (%s x %s connections x %d repeats, %d s each) -> %s%n",
                 total, models, levels, repeat, durationS, dir);
@@ -123,7 +127,9 @@ public final class ConnectionsBench {
                 }
             }
         }
-        ConnectionsReport.write(dir, commandLine, durationS, rows);
+        provenance = provenance.finishedAfter((System.nanoTime() - started) / 1_000_000_000L);
+        provenance.write(dir);
+        ConnectionsReport.write(dir, provenance, durationS, rows);
         out.printf("bench: done; %s%n", dir.resolve("connections.md"));
         return rows;
     }

@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
 import javax.imageio.ImageIO;
+import loomylin.bench.output.Provenance;
 import loomylin.bench.connections.ConnectionsBench.Row;
 import loomylin.bench.load.Client;
 import loomylin.bench.output.Spread;
@@ -49,7 +50,7 @@ public final class ConnectionsReport {
     private ConnectionsReport() {
     }
 
-    public static void write(Path dir, String commandLine, int durationS, List<Row> rows) throws IOException {
+    public static void write(Path dir, Provenance provenance, int durationS, List<Row> rows) throws IOException {
         StringBuilder csv = new StringBuilder("model,connections,repeat,completed,throughput_rps,cpu_s,cpu_per_request_ms,peak_rss_kb,peak_vsz_kb,peak_threads,lost,unfinished,error\n");
         for (Row r : rows)
             csv.append(String.format(Locale.ROOT, "%s,%d,%d,%d,%.1f,%.2f,%.4f,%d,%d,%d,%d,%d,%s%n", r.model(), r.connections(), r.repeat(), r.completed(),
@@ -57,12 +58,12 @@ public final class ConnectionsReport {
                     r.error() == null ? "" : "\"" + r.error().replace("\"", "'") + "\""));
         Files.writeString(dir.resolve("connections.csv"), csv);
         List<Cell> cells = cells(rows);
-        Files.writeString(dir.resolve("connections.md"), markdown(commandLine, durationS, cells));
+        Files.writeString(dir.resolve("connections.md"), markdown(provenance, durationS, cells));
         chart(dir.resolve("connections.png"), cells);
     }
 
-    private static String markdown(String commandLine, int durationS, List<Cell> cells) {
-        StringBuilder md = new StringBuilder("# Client models at connection scale\n\n`" + commandLine + "`: each client JVM holds N keep-alive "
+    private static String markdown(Provenance provenance, int durationS, List<Cell> cells) {
+        StringBuilder md = new StringBuilder("# Client models at connection scale\n\n" + provenance.markdown() + "Each client JVM holds N keep-alive "
                 + "connections to the backend's /echo (1 s delay, 32 bytes) for " + durationS + " s; CPU is the client's during that period. "
                 + "Median (min-max) of the runs; lost and unfinished are summed over them.\n\n"
                 + "| model | connections | runs | req/s | CPU s | CPU ms/req | peak RSS MB | peak VSZ MB | peak threads | lost | unfinished |\n"

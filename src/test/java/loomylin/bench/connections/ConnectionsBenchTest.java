@@ -41,6 +41,9 @@ class ConnectionsBenchTest {
         assertTrue(Files.size(dir.resolve("connections.png")) > 0);
         String md = Files.readString(dir.resolve("connections.md"));
         assertTrue(md.contains("| virtual | 200 | 2 |"), md);
+        assertTrue(md.contains("## Provenance") && md.contains("--concurrency 100,200"), "the report names the command and the commit: " + md);
+        String provenance = Files.readString(dir.resolve("provenance.json"));
+        assertTrue(provenance.contains("\"duration_s\"") && provenance.contains("\"commit\""), provenance);
     }
 
     @Test
