@@ -99,8 +99,7 @@ public final class FibersExperiments {
          * window was mostly the clients' first requests queueing. A failed run is N/A, not too short.
          */
         public boolean tooShort() {
-            long answers = (long) ok + errors;
-            return failure == null && (answers < RunResult.MIN_ANSWERS || answers < (long) RunResult.MIN_ANSWERS_PER_CLIENT * concurrency);
+            return failure == null && RunResult.tooShort((long) ok + errors, concurrency, false);
         }
 
         /**

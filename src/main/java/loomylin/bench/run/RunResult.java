@@ -75,7 +75,12 @@ public record RunResult(RunSpec spec, String twin, long requests, long responses
      * {@link #MIN_ANSWERS_PER_CLIENT} per client. An open-loop run's connections are a pool, not clients.
      */
     public boolean tooShort() {
-        return responses < MIN_ANSWERS || (!spec.open() && responses < (long) MIN_ANSWERS_PER_CLIENT * spec.concurrency());
+        return tooShort(responses, spec.concurrency(), spec.open());
+    }
+
+    /** The rule of {@link #tooShort()} for any run: {@code answers} over {@code concurrency} clients (or connections, open loop). */
+    public static boolean tooShort(long answers, int concurrency, boolean open) {
+        return answers < MIN_ANSWERS || (!open && answers < (long) MIN_ANSWERS_PER_CLIENT * concurrency);
     }
 
     /** The measured rate lies within {@link #SETTLED_WITHIN} of the warm-up's: the window did not catch a ramp. */
