@@ -140,6 +140,22 @@ public final class ChildJvm implements AutoCloseable {
         return threads;
     }
 
+    /**
+     * Every thread of the child, virtual ones included, with its state and stack, as JSON in {@code file}
+     * ({@code jcmd PID Thread.dump_to_file -format=json}); returns the file.
+     */
+    public Path jsonThreadDump(Path file) throws IOException, InterruptedException {
+        String jcmd = Path.of(java()).resolveSibling("jcmd").toString();
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        Files.deleteIfExists(file);
+        Process dump = new ProcessBuilder(jcmd, String.valueOf(pid()), "Thread.dump_to_file", "-format=json", file.toAbsolutePath().toString())
+                .redirectErrorStream(true).start();
+        String said = new String(dump.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!dump.waitFor(30, TimeUnit.SECONDS) || dump.exitValue() != 0 || !Files.exists(file))
+            throw new IOException("jcmd " + pid() + " Thread.dump_to_file failed: " + said.strip());
+        return file;
+    }
+
     /** Everything the child printed so far, stdout and stderr. */
     public String output() {
         try {
