@@ -34,7 +34,9 @@ WORK=$(mktemp -d)
 RUN=""
 cleanup() { end_process "$RUN"; rm -rf "$WORK"; }
 trap cleanup EXIT
-"$JAVAC" --release 21 -nowarn -cp target/loomylin.jar -d "$WORK/classes" src/test/java/loomylin/jetty/internal/QoSHandlerWedge.java \
+# a copy of the jar, so that a build during the run cannot change the classes under a running JVM
+cp target/loomylin.jar "$WORK/loomylin.jar" || die "could not copy target/loomylin.jar"
+"$JAVAC" --release 21 -nowarn -cp "$WORK/loomylin.jar" -d "$WORK/classes" src/test/java/loomylin/jetty/internal/QoSHandlerWedge.java \
     || die "could not compile the reproducer"
 results_begin
 
@@ -44,7 +46,7 @@ for j in "${JAVAS[@]}"; do
     version=$("$j" -XshowSettings:properties -version 2>&1 | awk -F'= ' '/java.runtime.version/ {print $2}')
     dumped=""
     for run in $(seq 1 "$RUNS"); do
-        "$j" -Xmx512m -cp "$WORK/classes:target/loomylin.jar" loomylin.jetty.internal.QoSHandlerWedge "$ROUNDS" "$WORK/dump.json" \
+        "$j" -Xmx512m -cp "$WORK/classes:$WORK/loomylin.jar" loomylin.jetty.internal.QoSHandlerWedge "$ROUNDS" "$WORK/dump.json" \
             > "$WORK/run.out" 2>&1 &
         RUN=$!
         wait "$RUN"; status=$?; RUN=""
@@ -55,6 +57,7 @@ for j in "${JAVAS[@]}"; do
         case $status in
             0) wedged=no ;;
             3) wedged=yes ;;
+            4) die "the reproducer on $version did not finish in time: $(tail -3 "$WORK/run.out")" ;;
             *) die "the reproducer failed on $version (exit $status): $(tail -3 "$WORK/run.out")" ;;
         esac
         echo "$version,$run,$wedged,$rounds,${answers:-0}" >> "$RESULTS/qos-wedge.csv"

@@ -32,7 +32,8 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * {@code maxRequestCount} 36 and a 1 s {@code maxSuspend}; a handler that sleeps 1 ms. Each round is a burst of
  * 50 clients sending requests back to back on keep-alive connections for 1 s, then one probe request that must
  * be answered within 3 s. A server that misses the probe is wedged: the reproducer writes a JSON thread dump
- * (virtual threads included) and exits 3. A server that answers every probe exits 0.
+ * (virtual threads included) and exits 3. A server that answers every probe exits 0; a run that does neither within
+ * 30 s plus 10 s a round exits 4.
  *
  * <p>Run it (Jetty 12.1's jetty-server, jetty-http, jetty-io, jetty-util and slf4j-api on the class path):
  * <pre>
@@ -53,6 +54,16 @@ public final class QoSHandlerWedge {
     public static void main(String[] args) throws Exception {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 20;
         Path dump = Path.of(args.length > 1 ? args[1] : "qos-wedge-threads.json");
+        Thread.ofPlatform().daemon().start(() -> { // bounded: a run that neither wedges nor finishes ends with status 4
+            try {
+                Thread.sleep(Duration.ofSeconds(30L + 10L * rounds));
+                System.out.println("DID NOT FINISH in " + (30 + 10 * rounds) + " s");
+                System.out.flush();
+                Runtime.getRuntime().halt(4);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
 
         QueuedThreadPool pool = new QueuedThreadPool(8, 8);
         pool.setVirtualThreadsExecutor(Executors.newVirtualThreadPerTaskExecutor());
