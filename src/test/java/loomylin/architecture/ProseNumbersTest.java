@@ -1,0 +1,459 @@
+package loomylin.architecture;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The hand-written prose of the front page and the docs says what its files say: every number outside the
+ * sections {@code report} renders sits in a sentence (or table row, or list item) that links a committed data
+ * file, and that file holds the number at the prose's printed precision; a number with no such link is a
+ * non-measured fact that a structural rule or {@link #ALLOWED} names.
+ *
+ * <p>What is not prose, and so not checked: generated sections ({@code <!-- generated:... -->} to
+ * {@code <!-- /generated:... -->}: {@code ReportTest} holds them to their files), fenced code blocks, inline code
+ * (flags, routes, pool specs such as {@code qtp:32}, commands), headings (anchors and titles), link targets,
+ * HTML comments, and the identifiers a number is part of (seed004, P10, p99, JDK-8329593, #14330, c=50, v1.2.3,
+ * dates). See {@link #numbers} for the tokenizer and {@link #matches} for the rounding rule.
+ */
+class ProseNumbersTest {
+
+    /**
+     * Numbers that are facts of the code, the machine or the world rather than measurements, each rule a regular
+     * expression whose match must cover the number, with why it needs no file. Kept short on purpose: a measured
+     * number belongs beside a link to its file, not here.
+     */
+    static final List<Allowed> ALLOWED = List.of(
+            new Allowed("(?:JDK|Java|Jetty|Javalin|Kotlin|Debian|Temurin|JEP|Spring|Selenium|XChart|podman|PR)s? \\d+(?:\\.\\d+)*(?:[+]|-loom| or newer)?", "a version, a JEP's or a pull request's number"),
+            new Allowed("[Ss]eeds? \\d{3}(?:(?:-| and | or |, )\\d{3})*|\\b00[0-4](?:'s)?\\b", "a seed's number in the project's records"),
+            new Allowed("\\bports? \\d{4}(?:-\\d{4})?|^\\| ?700[0-4] ?\\|", "a port"),
+            new Allowed("\\b\\d+(?:-core|-cores| cores?| vCPUs?| other cores)\\b", "the machine's or a seed's core count (provenance.json names the machine)"),
+            new Allowed("\\b\\d+(?:\\.\\d+)? (?:request threads|platform threads|threads|clients) / \\d+(?:\\.\\d+)? s(?: = \\d+(?:,\\d{3})* req/s)?", "Little's law on a pool's size or the clients and the wait: arithmetic on the inputs, not a measurement"),
+            new Allowed("\\bexperiments? \\d(?: and \\d)?(?:'s)?", "the fibers-server seed's experiment numbers"),
+            new Allowed("\\((?:\\d+|\\d+\\.\\d+) % (?:sleep|CPU)[^)]*\\)", "the fibers-server seed's request mixes, the preset's inputs"),
+            new Allowed("\\bP\\d+(?:-P\\d+)?\\b", "a target's name"));
+
+    /**
+     * Sections whose numbers are the code's and the bench's settings (flags and their defaults, routes, limits,
+     * test parameters, the presets' plans), not measurements: here a number needs no link, but a sentence or row
+     * that links a data file is still held to it. Each: page, heading, why.
+     */
+    static final List<List<String>> SETTINGS_SECTIONS = List.of(
+            List.of("docs/reference.md", "*", "flags, routes, limits and defaults of the code; --help and the tests hold them"),
+            List.of("docs/deployment.md", "*", "Docker, compose and Kubernetes settings"),
+            List.of("docs/testing.md", "*", "the tests' parameters"),
+            List.of("docs/architecture.md", "## Layout", "the code's layers and packages"),
+            List.of("docs/architecture.md", "### Where Loomylin leans on Jetty's unexported classes", "the code's use of Jetty internals"),
+            List.of("docs/architecture.md", "## Dependencies", "dependency versions"),
+            List.of("docs/methodology.md", "## Running the bench", "the bench's flags, presets, thresholds and targets' goals"),
+            List.of("docs/methodology.md", "### Where virtual threads pay off: `--preset crossover`", "the preset's plan"),
+            List.of("docs/methodology.md", "### The floor under the CPU axis: `--preset floor`", "the preset's plan"),
+            List.of("docs/methodology.md", "### Client models at connection scale: `clients` and `bench --preset connections`", "the preset's plan and the clients' flags"),
+            List.of("docs/methodology.md", "### Servers at connection scale and the hop clients: `--preset scale`, `--preset hops`", "the presets' plans"),
+            List.of("docs/methodology.md", "### Going to 50,000 connections", "the kernel's limits and the flags that lift them"),
+            List.of("docs/reliability.md", "### Faults", "what each fault test sends and expects (status codes, timeouts, counts)"),
+            List.of("docs/reliability.md", "### Hostile and malformed input", "what the hostile-input tests send and expect"),
+            List.of("docs/reliability.md", "### Overload", "being rewritten with the QoSHandler wedge (issue 29's branch); hold it to its files once merged"),
+            List.of("docs/reliability.md", "### The QoSHandler wedge", "being rewritten on issue 29's branch; hold it to its files once merged"),
+            List.of("docs/results.md", "## At the bound: queue, refuse or collapse (`--preset bound`)", "being rewritten on issue 29's branch; hold it to its files once merged"));
+
+    static String settingsSection(Path page, String heading) {
+        for (List<String> e : SETTINGS_SECTIONS) {
+            if (!Path.of(e.get(0)).equals(page)) continue;
+            if (e.get(1).equals("*") || e.get(1).equals(heading)) return e.get(2);
+        }
+        return null;
+    }
+
+    record Allowed(Pattern pattern, String why) {
+        Allowed(String regex, String why) { this(Pattern.compile(regex), why); }
+    }
+
+    /** A data file a link may point at: a result under gfx/results, or a csv, json or txt anywhere. */
+    static boolean isData(Path file) {
+        String name = file.toString().replace('\\', '/');
+        if (name.endsWith(".png") || name.endsWith(".svg") || name.endsWith(".jpg")) return false;
+        return name.startsWith("gfx/results/") || name.matches(".*\\.(csv|json|txt|jfr|log)$");
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+
+    @Test
+    void everyNumberInTheProseIsInTheFileItsSentenceLinks() throws IOException {
+        List<String> problems = new ArrayList<>();
+        int checked = 0;
+        for (Path page : DocsLinksTest.pages()) {
+            Result r = check(page, Files.readString(page), ProseNumbersTest::readData);
+            problems.addAll(r.problems());
+            checked += r.checked();
+        }
+        System.out.println("ProseNumbersTest: " + checked + " numbers checked against their files, " + problems.size() + " problems");
+        assertTrue(checked > 100, "the tokenizer found only " + checked + " numbers: is it still reading the docs?");
+        assertEquals(List.of(), problems, "numbers in the prose that their linked files do not hold, or that have no link"
+                + " (link the result file in the same sentence, correct the number from it, or, for a non-measured fact, add a rule to ALLOWED)");
+    }
+
+    @Test
+    void aPlantedWrongNumberFails(@TempDir Path dir) throws IOException {
+        Path csv = dir.resolve("gfx/results/x/results.csv");
+        Files.createDirectories(csv.getParent());
+        Files.writeString(csv, "pool,rps,ratio,p99_ms\nloom,2442.3,1.6874,15528\n");
+        Function<Path, String> read = p -> readData(dir.resolve(p));
+        Path page = Path.of("docs/planted.md");
+        String right = "`loom` made 2,442 req/s, 1.69x, p99 15.5 s ([file](../gfx/results/x/results.csv)).\n";
+        assertEquals(List.of(), check(page, right, read).problems(), "the right numbers pass");
+        assertEquals(4, check(page, right, read).checked());
+
+        List<String> wrong = check(page, "`loom` made 2,443 req/s, 1.69x ([file](../gfx/results/x/results.csv)).\n", read).problems();
+        assertEquals(1, wrong.size(), "a wrong number fails: " + wrong);
+        assertTrue(wrong.getFirst().contains("docs/planted.md:1") && wrong.getFirst().contains("2,443")
+                && wrong.getFirst().contains("gfx/results/x/results.csv"), "names page, line, number and file: " + wrong);
+        assertEquals(List.of(), check(page, "`loom` made 1.7x ([file](../gfx/results/x/results.csv)).\n", read).problems(),
+                "1.6874 prints as 1.7 at one decimal");
+        assertEquals(1, check(page, "`loom` made 1.68x ([file](../gfx/results/x/results.csv)).\n", read).problems().size(),
+                "1.6874 does not print as 1.68");
+        List<String> unlinked = check(page, "`loom` made 1.69x more.\n", read).problems();
+        assertEquals(1, unlinked.size(), "a number with no link and no rule fails: " + unlinked);
+        assertTrue(unlinked.getFirst().contains("no linked data file"), unlinked.getFirst());
+        assertEquals(List.of(), check(page, "On JDK 25 with `--grace-ms 1000` on port 7000 ([file](../docs/x.md#a-1)).\n", read).problems(),
+                "versions, inline code and ports are not measurements");
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+
+    static final int SCOPE = 2; // 0: the sentence; 1: then its paragraph or list item; 2: then its section
+
+    record Result(int checked, List<String> problems) {}
+
+    static final Pattern OPEN = Pattern.compile("^<!--\\s*generated:(\\S+).*-->\\s*$");
+    static final Pattern CLOSE = Pattern.compile("^<!--\\s*/generated:(\\S+)\\s*-->\\s*$");
+    static final Pattern ITEM = Pattern.compile("^\\s*(?:[-*+]|\\d+\\.)\\s+");
+    static final Pattern HEADING = Pattern.compile("^#{1,6}\\s");
+    static final Pattern LINK = Pattern.compile("(!?)\\[((?:[^\\]\\[]|\\[[^\\]]*\\])*)\\]\\(([^)\\s]+)\\)");
+    static final Pattern CODE = Pattern.compile("(`+)(.+?)\\1");
+    static final Pattern SENTENCE_END = Pattern.compile("(?<=[.!?])\\s+(?=[A-Z(*\\[`\"])");
+
+    /** One unit of prose: a paragraph, a list item or a table row, with the page line of each of its characters. */
+    record Unit(String text, int[] lines, Kind kind, int section, String heading) {}
+
+    enum Kind { PARAGRAPH, ITEM, ROW }
+
+    /** Checks one page: its problems, and how many numbers it held to files. */
+    static Result check(Path page, String markdown, Function<Path, String> read) {
+        List<String> problems = new ArrayList<>();
+        int checked = 0;
+        Map<Integer, List<String>> rendered = new HashMap<>();
+        List<Unit> all = units(markdown, rendered);
+        Map<Integer, Set<Path>> sectionFiles = new HashMap<>();
+        for (Unit u : all) sectionFiles.computeIfAbsent(u.section(), k -> new LinkedHashSet<>()).addAll(dataLinks(page, u.text()));
+        rendered.forEach((k, args) -> { for (String a : args) { Path f = Path.of(a).normalize(); if (isData(f) && Files.exists(f)) sectionFiles.computeIfAbsent(k, x -> new LinkedHashSet<>()).add(f); } });
+        for (Unit unit : all) {
+            List<int[]> spans = unit.kind() == Kind.ROW ? List.of(new int[] {0, unit.text().length()}) : sentences(unit.text());
+            for (int[] span : spans) {
+                String sentence = unit.text().substring(span[0], span[1]);
+                Set<Path> files = dataLinks(page, sentence);
+                if (files.isEmpty() && unit.kind() != Kind.ROW && SCOPE >= 1) files = dataLinks(page, unit.text());
+                if (files.isEmpty() && SCOPE >= 2) files = sectionFiles.getOrDefault(unit.section(), Set.of());
+                String text = plain(sentence);
+                boolean settings = settingsSection(page, unit.heading()) != null;
+                if (settings) files = dataLinks(page, sentence); // only its own links hold a settings sentence
+                for (Num n : numbers(text)) {
+                    int line = unit.lines()[span[0] + Math.min(n.start(), sentence.length() - 1)];
+                    if (allowed(text, n) != null) continue;
+                    if (files.isEmpty() && settings) continue;
+                    if (files.isEmpty()) {
+                        problems.add(page + ":" + line + ": '" + n.text() + "' has no linked data file in its sentence and no rule in ALLOWED: \"" + around(text, n) + "\"");
+                        continue;
+                    }
+                    checked++;
+                    boolean found = false;
+                    for (Path f : files) {
+                        if (holds(read.apply(f), n)) { found = true; break; }
+                    }
+                    if (!found) problems.add(page + ":" + line + ": '" + n.text() + "' is not in " + files + ": \"" + around(text, n) + "\"");
+                }
+            }
+        }
+        return new Result(checked, problems);
+    }
+
+    /** The page's prose units, outside code blocks, generated sections, headings and comments. */
+    static List<Unit> units(String markdown) { return units(markdown, new HashMap<>()); }
+
+    static List<Unit> units(String markdown, Map<Integer, List<String>> rendered) {
+        int section = 0;
+        String heading = "";
+        List<Unit> units = new ArrayList<>();
+        String[] lines = markdown.split("\n", -1);
+        StringBuilder text = new StringBuilder();
+        List<Integer> at = new ArrayList<>();
+        boolean fenced = false;
+        boolean item = false;
+        String generated = null;
+        for (int i = 0; i < lines.length; i++) {
+            String line = lines[i];
+            String s = line.strip();
+            boolean skip = false;
+            if (generated != null) {
+                Matcher c = CLOSE.matcher(s);
+                if (c.matches() && c.group(1).equals(generated)) generated = null;
+                skip = true;
+            } else if (s.startsWith("```")) { fenced = !fenced; skip = true; }
+            else if (fenced) skip = true;
+            else if (OPEN.matcher(s).matches()) {
+                Matcher o = OPEN.matcher(s);
+                o.matches();
+                generated = o.group(1);
+                for (String arg : s.replaceAll("^<!--\\s*generated:\\S+|-->\\s*$", "").trim().split("\\s+")) if (arg.startsWith("gfx/")) rendered.computeIfAbsent(section, k -> new ArrayList<>()).add(arg);
+                skip = true;
+            }
+            else if (HEADING.matcher(s).find()) {
+                section++;
+                // a subsection of a settings section (####) stays in it; ## and ### start their own
+                if (s.startsWith("#### ")) section--; else heading = s;
+                skip = true;
+            }
+            else if (s.startsWith("<!--")) skip = true;
+            boolean row = !skip && s.startsWith("|");
+            boolean startsItem = !skip && ITEM.matcher(line).find();
+            if (skip || s.isEmpty() || row || startsItem) { flush(units, text, at, item, section, heading); item = false; }
+            if (skip || s.isEmpty()) continue;
+            if (row) {
+                if (!s.matches("^\\|[\\s|:-]*$")) units.add(unit(s, i + 1, section, heading));
+                continue;
+            }
+            if (startsItem) item = true;
+            if (text.length() > 0) { text.append(' '); at.add(i + 1); }
+            for (int k = 0; k < s.length(); k++) at.add(i + 1);
+            text.append(s);
+        }
+        flush(units, text, at, item, section, heading);
+        return units;
+    }
+
+    static Unit unit(String s, int line, int section, String heading) {
+        int[] lines = new int[s.length() + 1];
+        java.util.Arrays.fill(lines, line);
+        return new Unit(s, lines, Kind.ROW, section, heading);
+    }
+
+    static void flush(List<Unit> units, StringBuilder text, List<Integer> at, boolean item, int section, String heading) {
+        if (text.length() > 0) {
+            int[] lines = new int[at.size() + 1];
+            for (int k = 0; k < at.size(); k++) lines[k] = at.get(k);
+            lines[at.size()] = at.isEmpty() ? 0 : at.getLast();
+            units.add(new Unit(text.toString(), lines, item ? Kind.ITEM : Kind.PARAGRAPH, section, heading));
+        }
+        text.setLength(0);
+        at.clear();
+    }
+
+    /** Sentence spans of a paragraph or list item: a sentence ends at . ! or ? before a capital, a link or code. */
+    static List<int[]> sentences(String text) {
+        List<int[]> spans = new ArrayList<>();
+        Matcher m = SENTENCE_END.matcher(text);
+        int start = 0;
+        while (m.find()) {
+            if (insideBrackets(text, m.start())) continue;
+            spans.add(new int[] {start, m.start()});
+            start = m.end();
+        }
+        spans.add(new int[] {start, text.length()});
+        return spans;
+    }
+
+    /** A sentence end inside a link's text or a parenthesis does not end the sentence around it. */
+    static boolean insideBrackets(String text, int at) {
+        int round = 0, square = 0;
+        boolean code = false;
+        for (int i = 0; i < at; i++) {
+            char c = text.charAt(i);
+            if (c == '`') code = !code;
+            if (code) continue;
+            if (c == '(') round++;
+            else if (c == ')' && round > 0) round--;
+            else if (c == '[') square++;
+            else if (c == ']' && square > 0) square--;
+        }
+        return round > 0 || square > 0 || code;
+    }
+
+    /** The data files a piece of prose links, resolved from its page. */
+    static Set<Path> dataLinks(Path page, String text) {
+        Set<Path> files = new LinkedHashSet<>();
+        Matcher m = LINK.matcher(text);
+        while (m.find()) {
+            if (!m.group(1).isEmpty()) continue; // an image
+            String target = m.group(3);
+            if (target.matches("^[a-zA-Z][a-zA-Z+.-]*:.*")) continue;
+            target = target.replaceAll("[#?].*$", "");
+            if (target.isEmpty()) continue;
+            Path file = DocsLinksTest.resolve(page, target);
+            if (isData(file)) files.add(file);
+        }
+        return files;
+    }
+
+    /** The prose as read: link targets, inline code, HTML tags and emphasis removed (each replaced by spaces). */
+    static String plain(String sentence) {
+        String s = LINK.matcher(sentence).replaceAll(r -> Matcher.quoteReplacement(r.group(1) + "[" + r.group(2) + "]" + " ".repeat(r.group(3).length() + 2)));
+        s = CODE.matcher(s).replaceAll(r -> " ".repeat(r.group().length()));
+        return s;
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+
+    /** A number as printed: its text, its value, its decimals, its unit, where it starts. */
+    record Num(String text, BigDecimal value, String unit, int start, int end) {}
+
+    /**
+     * The numbers of a piece of prose: digits with optional thousands separators ({@code 2,442}) and decimals
+     * ({@code 0.96}), each end of a range ({@code 0.96-1.02}) on its own, with a unit right after it ({@code x},
+     * {@code %}, {@code ms}, {@code s}, {@code MB}, {@code k}...). Not numbers: digits that are part of a word or an
+     * identifier (seed004, P10, p99, 2xx, JDK-8329593, #14330, x86_64), parameters ({@code c=50}), pool specs
+     * ({@code qtp:4} outside code too), versions and dates ({@code 25.0.3}, {@code 2026-11-26}), ordinals (1st).
+     */
+    static List<Num> numbers(String text) {
+        List<Num> out = new ArrayList<>();
+        Matcher dates = Pattern.compile("\\b\\d{4}-\\d{2}-\\d{2}(?:[T ]\\d{2}:\\d{2}(?::\\d{2})?Z?)?\\b|\\b\\d+\\.\\d+\\.\\d+\\b|\\b\\d{1,2}:\\d{2}\\b").matcher(text);
+        List<int[]> masked = new ArrayList<>();
+        while (dates.find()) masked.add(new int[] {dates.start(), dates.end()});
+        Matcher m = NUMBER.matcher(text);
+        while (m.find()) {
+            int s = m.start(), e = m.end();
+            boolean inMask = false;
+            for (int[] r : masked) if (s >= r[0] && s < r[1]) inMask = true;
+            if (inMask) continue;
+            char before = s > 0 ? text.charAt(s - 1) : ' ';
+            char before2 = s > 1 ? text.charAt(s - 2) : ' ';
+            if (Character.isLetter(before) || before == '_' || before == '#' || before == '=' || before == ':' || before == '/' || before == '$' || before == '~') continue;
+            if (before == '-' && Character.isLetter(before2)) continue; // JDK-8329593, UTF-8
+            if (before == '.' && Character.isLetterOrDigit(before2)) continue;
+            String rest = text.substring(e);
+            Matcher u = UNIT.matcher(rest);
+            String unit = u.lookingAt() ? u.group(1) : "";
+            int end = e + (u.lookingAt() ? u.end() : 0);
+            if (unit.isEmpty() && !rest.isEmpty() && (Character.isLetterOrDigit(rest.charAt(0)) || rest.charAt(0) == '_')) continue;
+            if (unit.isEmpty() && rest.startsWith(":") && rest.length() > 1 && Character.isDigit(rest.charAt(1))) continue;
+            if (rest.matches("^(?:st|nd|rd|th)\\b.*")) continue;
+            String digits = m.group().replace(",", "");
+            out.add(new Num(m.group(), new BigDecimal(digits), unit, s, end));
+        }
+        return out;
+    }
+
+    static final Pattern NUMBER = Pattern.compile("\\d{1,3}(?:,\\d{3})+(?:\\.\\d+)?|\\d+(?:\\.\\d+)?");
+    static final Pattern UNIT = Pattern.compile("\\s?(x|%|ms|s|MB|GB|KB|kB|MiB|GiB|KiB|k)(?![\\p{L}\\p{N}_])");
+
+    static String allowed(String text, Num n) {
+        for (Allowed a : ALLOWED) {
+            Matcher m = a.pattern().matcher(text);
+            while (m.find()) if (m.start() <= n.start() && n.start() < m.end()) return a.why();
+        }
+        return null;
+    }
+
+    static String around(String text, Num n) {
+        int from = Math.max(0, n.start() - 60), to = Math.min(text.length(), n.end() + 40);
+        return (from > 0 ? "..." : "") + text.substring(from, to).replaceAll("\\s+", " ").strip() + (to < text.length() ? "..." : "");
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+
+    static final Map<String, List<BigDecimal>> VALUES = new HashMap<>();
+
+    /** Whether a file's text holds a value that prints as the prose's number. */
+    static boolean holds(String data, Num n) {
+        List<BigDecimal> values;
+        synchronized (VALUES) { values = VALUES.computeIfAbsent(data, ProseNumbersTest::values); }
+        for (BigDecimal v : values) if (matches(v, n)) return true;
+        return false;
+    }
+
+    static final Pattern PLAIN_NUMBER = Pattern.compile("(?<![\\d.])-?\\d+(?:\\.\\d+)?(?:[eE][-+]?\\d+)?");
+    static final Pattern GROUPED_NUMBER = Pattern.compile("(?<![\\d,.])\\d{1,3}(?:,\\d{3})+(?:\\.\\d+)?(?![\\d,])");
+
+    /** Every number a file holds: plain ones, and (outside a CSV's commas) ones with thousands separators. */
+    static List<BigDecimal> values(String data) {
+        Set<BigDecimal> values = new TreeSet<>();
+        Matcher m = PLAIN_NUMBER.matcher(data);
+        while (m.find()) {
+            try { values.add(new BigDecimal(m.group())); } catch (NumberFormatException ignored) { }
+        }
+        m = GROUPED_NUMBER.matcher(data);
+        while (m.find()) values.add(new BigDecimal(m.group().replace(",", "")));
+        return new ArrayList<>(values);
+    }
+
+    /**
+     * Whether a file's value v prints as the prose's number: v rounded to the prose's decimals equals it (1.6874
+     * prints as 1.69 and as 1.7); a whole number with trailing zeros is rounded to them, keeping two significant
+     * digits (18,432 prints as 18,400, 19,000 as 19,000); a percentage may be a fraction in the file (0.451 prints
+     * as 45 %), seconds may be milliseconds there (15,528 ms prints as 15.5 s), MB and GB may be KB or MB, and
+     * {@code k} is thousands.
+     */
+    static boolean matches(BigDecimal v, Num n) {
+        BigDecimal p = n.value();
+        if (n.unit().equals("k")) p = p.multiply(BigDecimal.valueOf(1000));
+        List<BigDecimal> candidates = new ArrayList<>(List.of(v, v.abs()));
+        switch (n.unit()) {
+            case "%" -> candidates.add(v.multiply(BigDecimal.valueOf(100)));
+            case "s" -> candidates.add(v.movePointLeft(3));
+            case "MB", "GB", "KB", "kB", "MiB", "GiB", "KiB" -> {
+                for (BigDecimal d : List.of(BigDecimal.valueOf(1024), BigDecimal.valueOf(1000))) {
+                    candidates.add(v.divide(d, 12, RoundingMode.HALF_EVEN));
+                    candidates.add(v.divide(d.multiply(d), 12, RoundingMode.HALF_EVEN));
+                }
+            }
+            default -> { }
+        }
+        int scale = Math.max(0, n.text().contains(".") ? n.text().length() - n.text().indexOf('.') - 1 : 0);
+        if (scale == 0) {
+            String digits = p.toBigInteger().toString();
+            int zeros = digits.length() - digits.replaceAll("0+$", "").length();
+            scale = -Math.min(zeros, Math.max(0, digits.length() - 2));
+        }
+        for (BigDecimal c : candidates) {
+            if (c.setScale(scale, RoundingMode.HALF_UP).compareTo(p.setScale(scale, RoundingMode.HALF_UP)) == 0) return true;
+            if (c.setScale(scale, RoundingMode.HALF_EVEN).compareTo(p.setScale(scale, RoundingMode.HALF_UP)) == 0) return true;
+        }
+        return false;
+    }
+
+    static String readData(Path file) {
+        try {
+            if (Files.isDirectory(file)) {
+                StringBuilder all = new StringBuilder();
+                try (Stream<Path> s = Files.walk(file)) {
+                    for (Path f : s.filter(Files::isRegularFile).filter(ProseNumbersTest::isData).sorted().toList()) all.append(Files.readString(f)).append('\n');
+                }
+                return all.toString();
+            }
+            return Files.readString(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static String lower(String s) { return s.toLowerCase(Locale.ROOT); }
+}
