@@ -150,7 +150,7 @@ class ProseNumbersTest {
 
     // ---------------------------------------------------------------------------------------------------------
 
-    static final int SCOPE = 2; // 0: the sentence; 1: then its paragraph or list item; 2: then its section
+    static final int SCOPE = Integer.getInteger("prose.scope", 2); // 0: the sentence; 1: then its paragraph or list item; 2: then its section
 
     record Result(int checked, List<String> problems) {}
 
