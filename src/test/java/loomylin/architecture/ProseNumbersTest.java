@@ -30,6 +30,13 @@ import org.junit.jupiter.api.io.TempDir;
  * file, and that file holds the number at the prose's printed precision; a number with no such link is a
  * non-measured fact that a structural rule or {@link #ALLOWED} names.
  *
+ * <p>Which files hold a number: the data files its sentence links (or names as {@code REV:gfx/...}, read with
+ * {@code git show}); when the sentence links none, those its paragraph, list item or table row links. The
+ * sentences of {@link #SETTINGS_SECTIONS} need no link, but one that links a data file is held to it.
+ *
+ * <p>What it cannot see: a number that is in its file but describes another cell (a connection count quoted as
+ * the wrong level), and a coincidence in a large CSV; it holds the prose to its files, it does not read it.
+ *
  * <p>What is not prose, and so not checked: generated sections ({@code <!-- generated:... -->} to
  * {@code <!-- /generated:... -->}: {@code ReportTest} holds them to their files), fenced code blocks, inline code
  * (flags, routes, pool specs such as {@code qtp:32}, commands), headings (anchors and titles), link targets,
@@ -50,12 +57,13 @@ class ProseNumbersTest {
             new Allowed("\\b\\d+(?:-core|-cores| cores?| vCPUs?| other cores)\\b", "the machine's or a seed's core count (provenance.json names the machine)"),
             new Allowed("\\b[\\d,]+(?:\\.\\d+)? (?:request threads|platform threads|threads|clients) / \\d+(?:\\.\\d+)? s(?: = [\\d,]+ req/s)?", "Little's law on a pool's size or the clients and the wait: arithmetic on the inputs, not a measurement"),
             new Allowed("\\b[Ss]eed \\d{3}(?::|'s) (?:[^;).]|\\.\\d)*|\"[^\"]*\"", "a seed's own published figure, or a quotation (the seeds' texts are not in this repository)"),
-            new Allowed("\\b\\d+ (?:runs|client JVMs|configurations)\\b|\\b\\d+ models? x \\d+ levels? x \\d+ repeats?|\\b\\d+ repeats? in each of \\d+ invocations|\\b\\d+ repeats\\b", "a preset's plan: how many runs it makes"),
+            new Allowed("\\b\\d+ invocations? × \\d+ repeats?|\\b\\d+ (?:runs|client JVMs|configurations)\\b|\\b\\d+ models? x \\d+ levels? x \\d+ repeats?|\\b\\d+ repeats? in each of \\d+ invocations|\\b\\d+ repeats\\b", "a preset's plan: how many runs it makes"),
             new Allowed("\\b[\\d,]+ open-file limit", "the machine's open-file limit, a setting"),
+            new Allowed("\\bparallelism of \\d+|\\bkept \\d+ % (?:or more )?of the", "the scheduler's parallelism and --client-limit's threshold: settings"),
             new Allowed("\\b\\d+ platform threads \\(\\d+ serve requests", "a pool's size and its request threads (ConcurrencyTest holds them)"),
             new Allowed("^\\| 00[0-4] \\|.*", "the seeds table: what each seed measured, and which preset re-measures it"),
-            new Allowed("\\bexperiments? \\d(?: and \\d)?(?:'s)?", "the fibers-server seed's experiment numbers"),
-            new Allowed("\\((?:\\d+|\\d+\\.\\d+) % (?:sleep|CPU)[^)]*\\)", "the fibers-server seed's request mixes, the preset's inputs"),
+            new Allowed("\\b[Ee]xperiments? \\d(?: and \\d)?(?:'s)?", "the fibers-server seed's experiment numbers"),
+            new Allowed("\\((?:\\d+|\\d+\\.\\d+) % (?:sleep|CPU)[^)]*\\)|\\b\\d+ % sleep, \\d+ % I/O, \\d+ % CPU|\\b(?:10|100) ms requests?\\b|\\b1 s requests?\\b", "the fibers-server seed's request mixes and durations, the preset's inputs"),
             new Allowed("\\bP\\d+(?:-P\\d+)?\\b", "a target's name"),
             new Allowed("\\(default \\d+\\)|\\bdefault(?:s? to)? \\d+(?:\\.\\d+)?", "a flag's default"),
             new Allowed("\\bexits? (?:with status )?\\d\\b|\\bstatus \\d\\b", "an exit status"),
@@ -150,8 +158,6 @@ class ProseNumbersTest {
 
     // ---------------------------------------------------------------------------------------------------------
 
-    static final int SCOPE = Integer.getInteger("prose.scope", 2); // 0: the sentence; 1: then its paragraph or list item; 2: then its section
-
     record Result(int checked, List<String> problems) {}
 
     static final Pattern OPEN = Pattern.compile("^<!--\\s*generated:(\\S+).*-->\\s*$");
@@ -160,12 +166,15 @@ class ProseNumbersTest {
     static final Pattern HEADING = Pattern.compile("^#{1,6}\\s");
     static final Pattern LINK = Pattern.compile("(!?)\\[((?:[^\\]\\[]|\\[[^\\]]*\\])*)\\]\\(([^)\\s]+)\\)");
     static final Pattern CODE = Pattern.compile("(`+)(.+?)\\1");
-    /** A sentence naming a test class (`ConcurrencyTest`) states that test's parameters and what it asserts. */
-    static final Pattern TEST_CLASS = Pattern.compile("`\\w+Test(?:#\\w+)?`");
+    /**
+     * A sentence naming a test class ({@code ConcurrencyTest}) or a script ({@code scripts/soak.sh}) and linking no
+     * data file states that test's or script's parameters and what it asserts: the code holds them.
+     */
+    static final Pattern TEST_CLASS = Pattern.compile("\\b[A-Z]\\w*Test\\b|\\bscripts/[\\w-]+\\.sh\\b");
     static final Pattern SENTENCE_END = Pattern.compile("(?<=[.!?])\\s+(?=[A-Z(*\\[`\"])");
 
     /** One unit of prose: a paragraph, a list item or a table row, with the page line of each of its characters. */
-    record Unit(String text, int[] lines, Kind kind, int section, String heading) {}
+    record Unit(String text, int[] lines, Kind kind, String heading) {}
 
     enum Kind { PARAGRAPH, ITEM, ROW }
 
@@ -173,18 +182,13 @@ class ProseNumbersTest {
     static Result check(Path page, String markdown, Function<Path, String> read) {
         List<String> problems = new ArrayList<>();
         int checked = 0;
-        Map<Integer, List<String>> rendered = new HashMap<>();
-        List<Unit> all = units(markdown, rendered);
-        Map<Integer, Set<Path>> sectionFiles = new HashMap<>();
-        for (Unit u : all) sectionFiles.computeIfAbsent(u.section(), k -> new LinkedHashSet<>()).addAll(sources(page, u.text()));
-        rendered.forEach((k, args) -> { for (String a : args) { Path f = Path.of(a).normalize(); if (isData(f) && Files.exists(f)) sectionFiles.computeIfAbsent(k, x -> new LinkedHashSet<>()).add(f); } });
-        for (Unit unit : all) {
+        for (Unit unit : units(markdown)) {
             List<int[]> spans = unit.kind() == Kind.ROW ? List.of(new int[] {0, unit.text().length()}) : sentences(unit.text());
             for (int[] span : spans) {
                 String sentence = unit.text().substring(span[0], span[1]);
+                // the files its sentence cites, else those of its paragraph or list item (a table row is one unit)
                 Set<Path> files = sources(page, sentence);
-                if (files.isEmpty() && unit.kind() != Kind.ROW && SCOPE >= 1) files = sources(page, unit.text());
-                if (files.isEmpty() && SCOPE >= 2) files = sectionFiles.getOrDefault(unit.section(), Set.of());
+                if (files.isEmpty()) files = sources(page, unit.text());
                 String text = plain(sentence);
                 boolean namesTest = TEST_CLASS.matcher(sentence).find();
                 String why = settingsSection(page, unit.heading());
@@ -197,7 +201,7 @@ class ProseNumbersTest {
                     if (namesTest && dataLinks(page, sentence).isEmpty()) continue; // the test it names holds its parameters and assertions
                     if (files.isEmpty() && settings) continue;
                     if (files.isEmpty()) {
-                        problems.add(page + ":" + line + ": '" + n.text() + "' has no linked data file in its sentence and no rule in ALLOWED: \"" + around(text, n) + "\"");
+                        problems.add(page + ":" + line + ": '" + n.text() + "' has no linked data file in its sentence or paragraph and no rule in ALLOWED: \"" + around(text, n) + "\"");
                         continue;
                     }
                     checked++;
@@ -213,10 +217,7 @@ class ProseNumbersTest {
     }
 
     /** The page's prose units, outside code blocks, generated sections, headings and comments. */
-    static List<Unit> units(String markdown) { return units(markdown, new HashMap<>()); }
-
-    static List<Unit> units(String markdown, Map<Integer, List<String>> rendered) {
-        int section = 0;
+    static List<Unit> units(String markdown) {
         String heading = "";
         List<Unit> units = new ArrayList<>();
         String[] lines = markdown.split("\n", -1);
@@ -239,22 +240,20 @@ class ProseNumbersTest {
                 Matcher o = OPEN.matcher(s);
                 o.matches();
                 generated = o.group(1);
-                for (String arg : s.replaceAll("^<!--\\s*generated:\\S+|-->\\s*$", "").trim().split("\\s+")) if (arg.startsWith("gfx/")) rendered.computeIfAbsent(section, k -> new ArrayList<>()).add(arg);
                 skip = true;
             }
             else if (HEADING.matcher(s).find()) {
-                section++;
-                // a subsection of a settings section (####) stays in it; ## and ### start their own
-                if (s.startsWith("#### ")) section--; else heading = s;
+                // a #### subsection stays in its section (for SETTINGS_SECTIONS); ## and ### start their own
+                if (!s.startsWith("#### ")) heading = s;
                 skip = true;
             }
             else if (s.startsWith("<!--")) skip = true;
             boolean row = !skip && s.startsWith("|");
             boolean startsItem = !skip && ITEM.matcher(line).find();
-            if (skip || s.isEmpty() || row || startsItem) { flush(units, text, at, item, section, heading); item = false; }
+            if (skip || s.isEmpty() || row || startsItem) { flush(units, text, at, item, heading); item = false; }
             if (skip || s.isEmpty()) continue;
             if (row) {
-                if (!s.matches("^\\|[\\s|:-]*$")) units.add(unit(s, i + 1, section, heading));
+                if (!s.matches("^\\|[\\s|:-]*$")) units.add(unit(s, i + 1, heading));
                 continue;
             }
             if (startsItem) item = true;
@@ -262,22 +261,22 @@ class ProseNumbersTest {
             for (int k = 0; k < s.length(); k++) at.add(i + 1);
             text.append(s);
         }
-        flush(units, text, at, item, section, heading);
+        flush(units, text, at, item, heading);
         return units;
     }
 
-    static Unit unit(String s, int line, int section, String heading) {
+    static Unit unit(String s, int line, String heading) {
         int[] lines = new int[s.length() + 1];
         java.util.Arrays.fill(lines, line);
-        return new Unit(s, lines, Kind.ROW, section, heading);
+        return new Unit(s, lines, Kind.ROW, heading);
     }
 
-    static void flush(List<Unit> units, StringBuilder text, List<Integer> at, boolean item, int section, String heading) {
+    static void flush(List<Unit> units, StringBuilder text, List<Integer> at, boolean item, String heading) {
         if (text.length() > 0) {
             int[] lines = new int[at.size() + 1];
             for (int k = 0; k < at.size(); k++) lines[k] = at.get(k);
             lines[at.size()] = at.isEmpty() ? 0 : at.getLast();
-            units.add(new Unit(text.toString(), lines, item ? Kind.ITEM : Kind.PARAGRAPH, section, heading));
+            units.add(new Unit(text.toString(), lines, item ? Kind.ITEM : Kind.PARAGRAPH, heading));
         }
         text.setLength(0);
         at.clear();
