@@ -426,11 +426,13 @@ class ProseNumbersTest {
         return false;
     }
 
+    static final Pattern HEX = Pattern.compile("\\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,64}\\b");
     static final Pattern PLAIN_NUMBER = Pattern.compile("(?<![\\d.])-?\\d+(?:\\.\\d+)?(?:[eE][-+]?\\d+)?");
     static final Pattern GROUPED_NUMBER = Pattern.compile("(?<![\\d,.])\\d{1,3}(?:,\\d{3})+(?:\\.\\d+)?(?![\\d,])");
 
     /** Every number a file holds: plain ones, and (outside a CSV's commas) ones with thousands separators. */
     static List<BigDecimal> values(String data) {
+        data = HEX.matcher(data).replaceAll(" "); // a commit's digits are not figures
         Set<BigDecimal> values = new TreeSet<>();
         Matcher m = PLAIN_NUMBER.matcher(data);
         while (m.find()) {
