@@ -31,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * non-measured fact that a structural rule or {@link #ALLOWED} names.
  *
  * <p>Which files hold a number: the data files its sentence links (or names as {@code REV:gfx/...}, read with
- * {@code git show}); when the sentence links none, those its paragraph, list item or table row links. The
+ * {@code git show}); in a list item whose sentence links none, those the item links; a table row is one sentence. The
  * sentences of {@link #SETTINGS_SECTIONS} need no link, but one that links a data file is held to it.
  *
  * <p>What it cannot see: a number that is in its file but describes another cell (a connection count quoted as
@@ -60,6 +60,9 @@ class ProseNumbersTest {
             new Allowed("\\b\\d+ invocations? × \\d+ repeats?|\\b\\d+ (?:runs|client JVMs|configurations)\\b|\\b\\d+ models? x \\d+ levels? x \\d+ repeats?|\\b\\d+ repeats? in each of \\d+ invocations|\\b\\d+ repeats\\b", "a preset's plan: how many runs it makes"),
             new Allowed("\\b[\\d,]+ open-file limit", "the machine's open-file limit, a setting"),
             new Allowed("\\bparallelism of \\d+|\\bkept \\d+ % (?:or more )?of the", "the scheduler's parallelism and --client-limit's threshold: settings"),
+            new Allowed("\\b\\d+ % apart reads NOISE|NOISE rule's \\d+ %|under about \\d+ % as noise|under [\\d,]+ answers or under \\d+ per client|hey's \\d+ s timeout", "the bench's NOISE and too-short rules (TargetsTest and RunResult hold them) and hey's timeout: settings"),
+            new Allowed("\\bhas \\d+ request threads", "a pool's request threads (ConcurrencyTest holds them)"),
+            new Allowed("\\b200\\b(?=[^.]*default maximum)", "Jetty's QueuedThreadPool's default maximum of threads, a fact of Jetty's code"),
             new Allowed("\\b\\d+ platform threads \\(\\d+ serve requests", "a pool's size and its request threads (ConcurrencyTest holds them)"),
             new Allowed("^\\| 00[0-4] \\|.*", "the seeds table: what each seed measured, and which preset re-measures it"),
             new Allowed("\\b[Ee]xperiments? \\d(?: and \\d)?(?:'s)?", "the fibers-server seed's experiment numbers"),
@@ -186,9 +189,9 @@ class ProseNumbersTest {
             List<int[]> spans = unit.kind() == Kind.ROW ? List.of(new int[] {0, unit.text().length()}) : sentences(unit.text());
             for (int[] span : spans) {
                 String sentence = unit.text().substring(span[0], span[1]);
-                // the files its sentence cites, else those of its paragraph or list item (a table row is one unit)
+                // the files its sentence cites; in a list item, else the item's (a table row is one unit)
                 Set<Path> files = sources(page, sentence);
-                if (files.isEmpty()) files = sources(page, unit.text());
+                if (files.isEmpty() && unit.kind() == Kind.ITEM) files = sources(page, unit.text());
                 String text = plain(sentence);
                 boolean namesTest = TEST_CLASS.matcher(sentence).find();
                 String why = settingsSection(page, unit.heading());
@@ -201,7 +204,7 @@ class ProseNumbersTest {
                     if (namesTest && dataLinks(page, sentence).isEmpty()) continue; // the test it names holds its parameters and assertions
                     if (files.isEmpty() && settings) continue;
                     if (files.isEmpty()) {
-                        problems.add(page + ":" + line + ": '" + n.text() + "' has no linked data file in its sentence or paragraph and no rule in ALLOWED: \"" + around(text, n) + "\"");
+                        problems.add(page + ":" + line + ": '" + n.text() + "' has no linked data file in its sentence (or list item) and no rule in ALLOWED: \"" + around(text, n) + "\"");
                         continue;
                     }
                     checked++;
