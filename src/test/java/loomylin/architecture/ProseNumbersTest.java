@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -93,9 +92,10 @@ class ProseNumbersTest {
             List.of("docs/methodology.md", "### Going to 50,000 connections", "the kernel's limits and the flags that lift them"),
             List.of("docs/reliability.md", "### Faults", "what each fault test sends and expects (status codes, timeouts, counts)"),
             List.of("docs/reliability.md", "### Hostile and malformed input", "what the hostile-input tests send and expect"),
-            List.of("docs/reliability.md", "### Overload", "being rewritten with the QoSHandler wedge (issue 29's branch); hold it to its files once merged"),
-            List.of("docs/reliability.md", "### The QoSHandler wedge", "being rewritten on issue 29's branch; hold it to its files once merged"),
-            List.of("docs/results.md", "## At the bound: queue, refuse or collapse (`--preset bound`)", "being rewritten on issue 29's branch; hold it to its files once merged"));
+            // not checked at all while another branch rewrites them (the QoSHandler wedge); delete these once it is merged
+            List.of("docs/reliability.md", "### Overload", "being rewritten on another branch (the QoSHandler wedge)"),
+            List.of("docs/reliability.md", "### The QoSHandler wedge", "being rewritten on another branch"),
+            List.of("docs/results.md", "## At the bound: queue, refuse or collapse (`--preset bound`)", "being rewritten on another branch"));
 
     static String settingsSection(Path page, String heading) {
         for (List<String> e : SETTINGS_SECTIONS) {
@@ -157,6 +157,18 @@ class ProseNumbersTest {
         assertTrue(unlinked.getFirst().contains("no linked data file"), unlinked.getFirst());
         assertEquals(List.of(), check(page, "On JDK 25 with `--grace-ms 1000` on port 7000 ([file](../docs/x.md#a-1)).\n", read).problems(),
                 "versions, inline code and ports are not measurements");
+    }
+
+    @Test
+    void theTokenizerReadsNumbersAsPrinted() {
+        List<String> read = numbers("0.96-1.02x, 2,442 req/s at 15k, 45 %, idle RSS 705-714 MiB, seed004, p99, c=50, JDK-8329593, #14330, "
+                + "2026-11-25, 25.0.3, qtp:4, 2xx, 3rd").stream().map(n -> n.text() + "|" + n.unit()).toList();
+        assertEquals(List.of("0.96|x", "1.02|x", "2,442|", "15|k", "45|%", "705|MiB", "714|MiB"), read);
+        Path page = Path.of("docs/planted.md");
+        String notProse = "<!-- generated:bullets -->\n- 9.99x\n<!-- /generated:bullets -->\n```\nrun 1.23 times\n```\n"
+                + "## P4 at 1000 clients\nWith `--max-in-flight 36` and [this page](../docs/x-2.md#p4-at-1000-clients).\n";
+        Result r = check(page, notProse, p -> "");
+        assertEquals(List.of(), r.problems(), "generated sections, code blocks, inline code, headings and link targets are not prose");
     }
 
     // ---------------------------------------------------------------------------------------------------------
@@ -508,5 +520,4 @@ class ProseNumbersTest {
         }
     }
 
-    static String lower(String s) { return s.toLowerCase(Locale.ROOT); }
 }
