@@ -32,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * non-measured fact that a structural rule or {@link #ALLOWED} names.
  *
  * <p>Which files hold a number: the data files its sentence links (or names as {@code REV:gfx/...}, read with
- * {@code git show}); in a list item whose sentence links none, those the item links; a table row is one sentence. The
+ * {@code git show} by the {@code @IntegrationTest} method); in a list item whose sentence links none, those the item links; a table row is one sentence. The
  * sentences of {@link #SETTINGS_SECTIONS} need no link, but one that links a data file is held to it.
  *
  * <p>What it cannot see: a number that is in its file but describes another cell (a connection count quoted as
@@ -269,6 +269,7 @@ class ProseNumbersTest {
             String line = lines[i];
             String s = line.strip();
             boolean skip = false;
+            String nextHeading = heading;
             if (generated != null) {
                 Matcher c = CLOSE.matcher(s);
                 if (c.matches() && c.group(1).equals(generated)) generated = null;
@@ -283,13 +284,14 @@ class ProseNumbersTest {
             }
             else if (HEADING.matcher(s).find()) {
                 // a #### subsection stays in its section (for SETTINGS_SECTIONS); ## and ### start their own
-                if (!s.startsWith("#### ")) heading = s;
+                if (!s.startsWith("#### ")) nextHeading = s;
                 skip = true;
             }
             else if (s.startsWith("<!--")) skip = true;
             boolean row = !skip && s.startsWith("|");
             boolean startsItem = !skip && ITEM.matcher(line).find();
             if (skip || s.isEmpty() || row || startsItem) { flush(units, text, at, item, heading); item = false; }
+            heading = nextHeading; // the text before a heading belongs to the section above it
             if (skip || s.isEmpty()) continue;
             if (row) {
                 if (!s.matches("^\\|[\\s|:-]*$")) units.add(unit(s, i + 1, heading));
