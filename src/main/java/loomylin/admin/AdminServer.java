@@ -36,11 +36,13 @@ public final class AdminServer implements AutoCloseable {
     private final Javalin app;
     private final LiveFigures live;
     private final Races races;
+    private final PinnedThreads pins;
 
-    private AdminServer(Javalin app, LiveFigures live, Races races) {
+    private AdminServer(Javalin app, LiveFigures live, Races races, PinnedThreads pins) {
         this.app = app;
         this.live = live;
         this.races = races;
+        this.pins = pins;
     }
 
     public static AdminServer start(AdminOptions options) {
@@ -49,8 +51,9 @@ public final class AdminServer implements AutoCloseable {
         VirtualThreadScheduler scheduler = new VirtualThreadScheduler();
         ThreadOwners owners = new ThreadOwners(options.servers,
                 options.backend == null ? null : options.backend.getThreadPool(), pool, scheduler);
-        Metrics metrics = new Metrics(options.servers, owners, scheduler);
-        LiveFigures live = new LiveFigures(options.servers, owners, scheduler);
+        PinnedThreads pins = PinnedThreads.start();
+        Metrics metrics = new Metrics(options.servers, owners, scheduler, pins);
+        LiveFigures live = new LiveFigures(options.servers, owners, scheduler, pins);
         RaceAccess access = new RaceAccess(RaceAccess.parseFrom(options.raceFrom), RaceAccess.parseHosts(options.adminHosts));
         Races races = new Races(options.servers, options.reachHost, access);
         String page = resource("/loomylin/live/index.html");
@@ -81,9 +84,10 @@ public final class AdminServer implements AutoCloseable {
             config.routes.post(RACE_STOP, races::stop);
         });
         try {
-            return new AdminServer(app.start(), live, races);
+            return new AdminServer(app.start(), live, races, pins);
         } catch (RuntimeException e) {
             live.close();
+            pins.close();
             throw e;
         }
     }
@@ -114,6 +118,7 @@ public final class AdminServer implements AutoCloseable {
     public void close() {
         races.close();
         live.close();
+        pins.close();
         app.stop();
     }
 }

@@ -33,15 +33,17 @@ final class LiveFigures implements AutoCloseable {
     private final List<Watched> servers;
     private final ThreadOwners owners;
     private final VirtualThreadScheduler scheduler;
+    private final PinnedThreads pins;
     private final List<Deque<Sample>> history = new ArrayList<>();
     private final ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().name("admin-sampler").daemon(true).factory());
     private final long startNanos = System.nanoTime();
 
-    LiveFigures(List<Watched> servers, ThreadOwners owners, VirtualThreadScheduler scheduler) {
+    LiveFigures(List<Watched> servers, ThreadOwners owners, VirtualThreadScheduler scheduler, PinnedThreads pins) {
         this.servers = servers;
         this.owners = owners;
         this.scheduler = scheduler;
+        this.pins = pins;
         for (int i = 0; i < servers.size(); i++) history.add(new ArrayDeque<>());
         sample();
         sampler.scheduleAtFixedRate(this::sample, SAMPLE_MS, SAMPLE_MS, TimeUnit.MILLISECONDS);
@@ -79,6 +81,10 @@ final class LiveFigures implements AutoCloseable {
         v.put("mounted", vt.known() ? vt.mounted() : SchedulerFigures.NOT_KNOWN);
         v.put("queued", vt.known() ? vt.queued() : SchedulerFigures.NOT_KNOWN);
         v.put("utilisation", vt.known() ? Math.round(vt.utilisation() * 100) / 100.0 : SchedulerFigures.NOT_KNOWN);
+        PinnedThreads.Reading pinned = pins.read();
+        v.put("pinned", pinned.known() ? pinned.pinned() : SchedulerFigures.NOT_KNOWN);
+        v.put("pinnedSeconds", pinned.known() ? Math.round(pinned.seconds() * 1000) / 1000.0 : SchedulerFigures.NOT_KNOWN);
+        v.put("pinnedWhere", pinned.where());
         out.put("virtualThreads", v);
         return out;
     }

@@ -28,8 +28,9 @@ import loomylin.jetty.RequestCounts;
  * {@code loomylin_requests_total} by status class, in flight and its high-water mark, a latency histogram,
  * the pool's threads by state and its queue, virtual threads started, a capped VirtualThreadPool's tasks running
  * and waiting for a permit, and the in-flight limit's admitted requests, queue, waits and refusals; and for
- * the process, OS threads by owner and the virtual-thread scheduler (carriers, virtual threads mounted and
- * waiting for a carrier, carrier utilisation). docs/reference.md lists every series.
+ * the process, OS threads by owner, the virtual-thread scheduler (carriers, virtual threads mounted and
+ * waiting for a carrier, carrier utilisation) and pinned virtual threads ({@link PinnedThreads}).
+ * docs/reference.md lists every series.
  */
 final class Metrics {
     static final String CONTENT_TYPE = PrometheusTextFormatWriter.CONTENT_TYPE;
@@ -37,9 +38,9 @@ final class Metrics {
     private final PrometheusRegistry registry = new PrometheusRegistry();
     private final PrometheusTextFormatWriter writer = PrometheusTextFormatWriter.create();
 
-    Metrics(List<Watched> servers, ThreadOwners owners, VirtualThreadScheduler scheduler) {
+    Metrics(List<Watched> servers, ThreadOwners owners, VirtualThreadScheduler scheduler, PinnedThreads pins) {
         JvmMetrics.builder().register(registry);
-        registry.register((MultiCollector) () -> collect(servers, owners, scheduler));
+        registry.register((MultiCollector) () -> collect(servers, owners, scheduler, pins));
     }
 
     String scrape() {
@@ -52,7 +53,7 @@ final class Metrics {
         return out.toString(java.nio.charset.StandardCharsets.UTF_8);
     }
 
-    private static MetricSnapshots collect(List<Watched> servers, ThreadOwners owners, VirtualThreadScheduler scheduler) {
+    private static MetricSnapshots collect(List<Watched> servers, ThreadOwners owners, VirtualThreadScheduler scheduler, PinnedThreads pins) {
         MetricSnapshots.Builder all = MetricSnapshots.builder();
         InfoSnapshot.Builder info = InfoSnapshot.builder().name("loomylin_server").help("One per server port: the pool it runs on");
         CounterSnapshot.Builder requests = CounterSnapshot.builder().name("loomylin_requests")
@@ -154,6 +155,15 @@ final class Metrics {
             all.metricSnapshot(single("loomylin_virtual_threads_queued", "Virtual threads waiting for a carrier", vt.queued()));
             all.metricSnapshot(single("loomylin_virtual_thread_carrier_utilisation",
                     "Virtual threads mounted per carrier the scheduler aims for (mounted / parallelism): 1 = every carrier busy", vt.utilisation()));
+        }
+        PinnedThreads.Reading pinned = pins.read();
+        if (pinned.known()) {
+            all.metricSnapshot(CounterSnapshot.builder().name("loomylin_virtual_threads_pinned")
+                    .help("Virtual threads pinned to their carrier while they blocked (JFR jdk.VirtualThreadPinned, every pin however short): inside synchronized on JDK 21, in native code or a class initialiser on any JDK")
+                    .dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder().value(pinned.pinned()).build()).build());
+            all.metricSnapshot(CounterSnapshot.builder().name("loomylin_virtual_threads_pinned_seconds")
+                    .help("Time virtual threads spent pinned to their carrier, summed over every pin")
+                    .dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder().value(pinned.seconds()).build()).build());
         }
         return all.build();
     }

@@ -135,6 +135,9 @@ function update(live) {
   document.getElementById('carriers').textContent = vt.known
     ? `Virtual threads: ${vt.mounted} mounted on ${vt.carriers} carrier threads (parallelism ${vt.parallelism}, utilisation ${vt.utilisation}), ${vt.queued} waiting for a carrier.`
     : 'Virtual threads: carriers, mounted and waiting n/a (the scheduler tells them from JDK 24 on).';
+  document.getElementById('pinned').textContent = vt.pinned === 'n/a'
+    ? 'Pinned virtual threads: n/a (no Flight Recorder in this runtime).'
+    : `Pinned virtual threads: ${vt.pinned} pins, ${vt.pinnedSeconds} s pinned in all` + (vt.pinnedWhere.length ? `; most at ${vt.pinnedWhere[0]}` : '') + '.';
   race(live.race);
 }
 

@@ -1,0 +1,90 @@
+package loomylin.admin;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.javalin.Javalin;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import loomylin.bench.measure.PrometheusText;
+import loomylin.json.Json;
+import loomylin.testing.Http;
+import loomylin.testing.Twin;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The admin port counts pinned virtual threads from JFR's jdk.VirtualThreadPinned: requests that sleep inside
+ * {@code synchronized} pin on JDK 21 and not from JDK 24 on; under a ReentrantLock or in Object.wait they never
+ * pin; a virtual thread that sleeps in a class initialiser pins on every JDK (the positive control, so that
+ * "no pin" is never just "nothing recorded yet"). Pins are JVM-wide, so the test reads where they came from.
+ */
+class PinnedThreadsTest {
+    static final int REQUESTS = 8;
+
+    /** Their initialisers sleep: a virtual thread that runs one blocks where it cannot leave its carrier. One per twin's round. */
+    static final class SlowInitJava {
+        static final long AT = sleepThenNow();
+    }
+
+    static final class SlowInitKotlin {
+        static final long AT = sleepThenNow();
+    }
+
+    static long sleepThenNow() {
+        try {
+            Thread.sleep(30);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return System.nanoTime();
+    }
+
+    @Test
+    void sleepingInsideSynchronizedPinsOnlyBeforeJdk24AndEveryPinIsCountedWithWhereItCameFrom() throws Exception {
+        for (Twin twin : Twin.values()) {
+            Javalin loom = twin.start(Twin.options("loom"));
+            AdminOptions options = new AdminOptions();
+            options.host = "127.0.0.1";
+            options.port = 0;
+            options.servers.add(new Watched(loom.port(), "loom", loom.jettyServer().server()));
+            AdminServer admin = AdminServer.start(options);
+            try {
+                String base = "http://127.0.0.1:" + loom.port();
+                for (String lock : List.of("reentrant", "wait", "synchronized"))
+                    for (HttpResponse<String> r : Http.concurrently(REQUESTS, base + "/wait-locked?ms=20&lock=" + lock))
+                        assertEquals(200, r.statusCode(), lock + ": " + r.body());
+                Thread.ofVirtual().start(() -> assertTrue((twin == Twin.JAVA ? SlowInitJava.AT : SlowInitKotlin.AT) > 0)).join();
+                String adminBase = "http://127.0.0.1:" + admin.port();
+                await().atMost(Duration.ofSeconds(20)).until(() -> where(adminBase).stream().anyMatch(w -> w.contains("SlowInit")));
+                List<String> where = where(adminBase);
+                long synchronizedPins = where.stream().filter(w -> w.contains("waitLocked")).mapToLong(PinnedThreadsTest::count).sum();
+                if (Runtime.version().feature() < 24) {
+                    await().atMost(Duration.ofSeconds(20)).until(() -> where(adminBase).stream().filter(w -> w.contains("waitLocked"))
+                            .mapToLong(PinnedThreadsTest::count).sum() >= REQUESTS);
+                } else {
+                    assertEquals(0, synchronizedPins, twin + ": since JDK 24 a virtual thread sleeping in synchronized leaves its carrier: " + where);
+                }
+                PrometheusText m = PrometheusText.parse(Http.get(adminBase + "/metrics").body());
+                assertTrue(m.series("loomylin_virtual_threads_pinned_total") >= 1, "the class initialiser's pin, at least");
+                assertTrue(m.series("loomylin_virtual_threads_pinned_seconds_total") > 0, "pins are timed");
+            } finally {
+                admin.close();
+                loom.stop();
+            }
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<String> where(String adminBase) {
+        Map<String, Object> live = (Map<String, Object>) Json.parse(Http.get(adminBase + "/live").body());
+        return (List<String>) ((Map<String, Object>) live.get("virtualThreads")).get("pinnedWhere");
+    }
+
+    /** "12 x a.b.C.m:3 < ..." -> 12 */
+    private static long count(String where) {
+        return Long.parseLong(where.substring(0, where.indexOf(" x ")));
+    }
+}
