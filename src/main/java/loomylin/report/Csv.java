@@ -6,12 +6,12 @@ import java.util.List;
 import java.util.Map;
 
 /** A CSV file with a header line, as the bench writes it: fields may be double-quoted, quotes doubled inside. */
-final class Csv {
+public final class Csv {
     private Csv() {
     }
 
     /** Each data line as a map from the header's column names to its fields; a short line fills with "". */
-    static List<Map<String, String>> parse(String text) {
+    public static List<Map<String, String>> parse(String text) {
         List<List<String>> lines = lines(text);
         List<Map<String, String>> rows = new ArrayList<>();
         if (lines.isEmpty()) return rows;

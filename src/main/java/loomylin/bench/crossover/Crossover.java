@@ -25,7 +25,9 @@ import loomylin.bench.run.TimedRun;
 import loomylin.cli.Flags;
 import loomylin.cli.StartupFailure;
 import loomylin.cli.UsageError;
+import loomylin.bench.run.Endpoint;
 import loomylin.jetty.HopClientKind;
+import loomylin.jetty.PoolKind;
 import loomylin.jetty.Twin;
 import loomylin.web.Limits;
 import loomylin.web.Params;
@@ -52,7 +54,7 @@ public final class Crossover {
     public static final int OVERHEAD_S = 5;
     /** The bench flags this preset reads; the bench refuses any other given with it. */
     public static final java.util.Set<String> FLAGS = java.util.Set.of("preset", "waits", "cpus", "calls", "concurrency", "measure", "warmup", "repeat",
-            "twin", "heap", "timeout", "client-limit", "wrk", "out", "help");
+            "twin", "heap", "timeout", "client-limit", "wrk", "out", "rerender", "help");
     public static final String CSV = "crossover.csv";
     public static final String REPORT = "crossover.md";
 
@@ -91,7 +93,54 @@ public final class Crossover {
                 flags.integer("client-limit", 1, 100), wrk, Path.of(flags.get("out")).toAbsolutePath());
     }
 
+    /**
+     * {@code --rerender}: writes crossover.md and the heat maps again from {@code --out}'s crossover.csv, measuring
+     * nothing, so that runs made before a change in the report's rules (such as which runs may decide a ratio) are
+     * read under the rules of today. The command line in the report stays the one that made the runs
+     * (provenance.json); the calibration is read back from the rows' iterations per ms of CPU.
+     */
+    public static Path rerender(Flags flags, PrintStream out) {
+        Path dir = Path.of(flags.get("out")).toAbsolutePath();
+        Path csv = dir.resolve(CSV);
+        if (!Files.isRegularFile(csv)) throw new UsageError("--rerender: no " + CSV + " in " + dir);
+        try {
+            List<Map<String, String>> lines = loomylin.report.Csv.parse(Files.readString(csv));
+            List<Row> rows = new ArrayList<>();
+            double iterationsPerMs = Double.NaN;
+            for (Map<String, String> f : lines) {
+                Grid.Cell cell = new Grid.Cell(Integer.parseInt(f.get("wait_ms")), Double.parseDouble(f.get("cpu_ms")));
+                if (cell.cpuMs() > 0 && Double.isNaN(iterationsPerMs)) iterationsPerMs = Integer.parseInt(f.get("cpu_iterations")) / cell.cpuMs();
+                Grid.Role role = java.util.Arrays.stream(Grid.Role.values()).filter(r -> r.label.equals(f.get("role"))).findFirst()
+                        .orElseThrow(() -> new UsageError("--rerender: unknown role '" + f.get("role") + "' in " + csv));
+                Grid.Run run = new Grid.Run(cell, role, PoolKind.parse(f.get("pool")), Endpoint.parse(f.get("endpoint")), Integer.parseInt(f.get("repeat")));
+                String failure = f.get("failure");
+                rows.add(failure == null || failure.isEmpty() ? new Row(run, RunResult.fromCsv(f), null) : new Row(run, null, failure));
+            }
+            if (rows.isEmpty()) throw new UsageError("--rerender: " + csv + " has no runs");
+            Map<?, ?> provenance = Files.isRegularFile(dir.resolve(Provenance.FILE))
+                    ? (Map<?, ?>) loomylin.json.Json.parse(Files.readString(dir.resolve(Provenance.FILE))) : Map.of();
+            String commandLine = String.valueOf(provenance.get("command")) + " (runs of commit " + provenance.get("commit") + ", report written again by --rerender)";
+            String made = String.valueOf(provenance.get("command"));
+            java.util.regex.Matcher measure = java.util.regex.Pattern.compile("--measure[ =](\\d+)").matcher(made);
+            java.util.regex.Matcher warmup = java.util.regex.Pattern.compile("--warmup[ =](\\d+)s\\b").matcher(made);
+            int calls = Endpoint.parse(rows.getFirst().run().endpoint().toString()).toString().matches(".*[?&]calls=\\d+.*")
+                    ? Integer.parseInt(rows.getFirst().run().endpoint().toString().replaceAll(".*[?&]calls=(\\d+).*", "$1")) : 0;
+            Settings s = new Settings(CrossoverReport.waits(rows), CrossoverReport.cpus(rows), calls,
+                    Integer.parseInt(lines.getFirst().get("concurrency")),
+                    measure.find() ? Integer.parseInt(measure.group(1)) : MEASURE_S,
+                    warmup.find() ? Duration.ofSeconds(Long.parseLong(warmup.group(1))) : WARMUP,
+                    rows.stream().mapToInt(r -> r.run().repeat()).max().orElse(1), lines.getFirst().get("twin"), HEAP, 0, 0, null, dir);
+            CrossoverReport.write(dir, commandLine, s, new Calibration(Double.isNaN(iterationsPerMs) ? 0 : iterationsPerMs, 0), rows);
+            out.println(CrossoverReport.sentence(rows));
+            out.printf("bench: written again from %s; %s%n", csv, dir.resolve(REPORT));
+            return dir;
+        } catch (IOException e) {
+            throw new StartupFailure("bench: " + e.getMessage());
+        }
+    }
+
     public static Path run(Flags flags, String commandLine, PrintStream out) {
+        if (flags.on("rerender")) return rerender(flags, out);
         loomylin.cli.Flags.requireProc("the bench");
         Settings s = settings(flags);
         int cores = Runtime.getRuntime().availableProcessors();

@@ -110,10 +110,30 @@ public final class CrossoverReport {
         return best(rows, cell, repeat, metric, roles).map(r -> metric.value.applyAsDouble(r.result()));
     }
 
-    /** The best finished run of these roles in one cell and repeat. */
+    /**
+     * A run may decide a ratio only when it finished, settled (its window's rate within {@link RunResult#SETTLED_WITHIN}
+     * of its warm-up's), was not too short, and the load generator was not the limit: otherwise it measured a ramp,
+     * too few answers, or the client. Runs that do not decide are marked in the table of every run and left out of
+     * every ratio, so a cell whose sides have no deciding run reads "undecided".
+     */
+    static boolean decides(Crossover.Row row) {
+        RunResult r = row.result();
+        return r != null && r.settled() && !r.tooShort() && !r.clientLimited();
+    }
+
+    /** Why a finished run does not decide, for the table of every run; "" when it does. */
+    static String mark(RunResult r) {
+        List<String> why = new ArrayList<>();
+        if (r.clientLimited()) why.add("client-limited");
+        if (!r.settled()) why.add("unsettled");
+        if (r.tooShort()) why.add("too short");
+        return String.join(", ", why);
+    }
+
+    /** The best deciding run of these roles in one cell and repeat. */
     static Optional<Crossover.Row> best(List<Crossover.Row> rows, Grid.Cell cell, int repeat, Metric metric, Predicate<Grid.Role> roles) {
         Comparator<Crossover.Row> order = Comparator.comparingDouble(r -> metric.value.applyAsDouble(r.result()));
-        return rows.stream().filter(r -> r.result() != null && r.run().cell().equals(cell) && r.run().repeat() == repeat && roles.test(r.run().role()))
+        return rows.stream().filter(r -> decides(r) && r.run().cell().equals(cell) && r.run().repeat() == repeat && roles.test(r.run().role()))
                 .filter(r -> !Double.isNaN(metric.value.applyAsDouble(r.result())))
                 .max(metric.higherIsBetter ? order : order.reversed());
     }
@@ -137,15 +157,22 @@ public final class CrossoverReport {
     public static String sentence(List<Crossover.Row> rows) {
         List<String> from = new ArrayList<>();
         List<String> never = new ArrayList<>();
+        List<String> undecided = new ArrayList<>();
         List<Integer> waits = waits(rows);
         for (double cpu : cpus(rows)) {
             Integer least = null;
+            boolean decided = true;
             for (int wait : waits.reversed()) {
                 Spread s = ratio(rows, new Grid.Cell(wait, cpu), Metric.THROUGHPUT, Versus.PLATFORM);
-                if (s.count() == 0 || s.median() < MATCH) break;
+                if (s.count() == 0) {
+                    decided = least != null;
+                    break;
+                }
+                if (s.median() < MATCH) break;
                 least = wait;
             }
-            if (least == null) never.add(ms(cpu));
+            if (!decided) undecided.add(ms(cpu));
+            else if (least == null) never.add(ms(cpu));
             else from.add("from a wait of " + least + " ms with " + ms(cpu) + " ms of CPU per request ("
                     + times(ratio(rows, new Grid.Cell(least, cpu), Metric.THROUGHPUT, Versus.PLATFORM)) + " there)");
         }
@@ -154,6 +181,8 @@ public final class CrossoverReport {
         if (!from.isEmpty()) out.append(String.join("; ", from));
         if (!never.isEmpty()) out.append(from.isEmpty() ? "" : "; ").append("with ").append(String.join(", ", never))
                 .append(" ms of CPU at no wait measured up to ").append(waits.isEmpty() ? "-" : waits.getLast()).append(" ms");
+        if (!undecided.isEmpty()) out.append(from.isEmpty() && never.isEmpty() ? "nowhere decided" : "").append("; undecided with ")
+                .append(String.join(", ", undecided)).append(" ms of CPU (no settled run that the client did not limit on both sides at the longest wait)");
         return out.append('.').toString();
     }
 
@@ -187,7 +216,9 @@ public final class CrossoverReport {
                 + " a fresh server JVM per run. Pools: `loom`, `qtp:200`, `little` (the platform pool Little's law sizes for the cell:"
                 + " min(c, cores x (wait + cpu) / cpu) request threads plus the connector's 2, cpu taken as at least %s ms), `preferred` (`%s`),"
                 + " and `/mixed-async` on %s. Ratios are loom's figure over the other's, the median of the repeats with their range;"
-                + " for throughput above 1 is better for loom, for p99 and CPU per request below 1.%n%n",
+                + " for throughput above 1 is better for loom, for p99 and CPU per request below 1. Only runs that settled, were not too short"
+                + " and were not client-limited decide a ratio; a cell without such runs on both sides reads undecided, and the table of every"
+                + " run marks the others.%n%n",
                 s.calls() > 0 ? "&calls=" + s.calls() : "", calibration.iterationsPerMs(),
                 s.calls() > 0 ? "the wait as " + s.calls() + " consecutive calls to the backend's /echo" : "the wait as a sleep", s.concurrency(), s.warmup().toSeconds(), s.measureS(), s.repeat(), Grid.SIZING_CPU_FLOOR_MS,
                 Shapes.PREFERRED, String.join(", ", Shapes.ASYNC)));
@@ -202,7 +233,7 @@ public final class CrossoverReport {
                     md.append("| ").append(ms(cpu)).append(" |");
                     for (int w : waits(rows)) {
                         Spread sp = ratio(rows, new Grid.Cell(w, cpu), m, v);
-                        md.append(' ').append(sp.count() == 0 ? "-" : times(sp) + " vs `" + bestPool(rows, new Grid.Cell(w, cpu), m, v).orElse("?") + "`")
+                        md.append(' ').append(sp.count() == 0 ? "undecided" : times(sp) + " vs `" + bestPool(rows, new Grid.Cell(w, cpu), m, v).orElse("?") + "`")
                                 .append(" |");
                     }
                     md.append('\n');
@@ -219,7 +250,7 @@ public final class CrossoverReport {
                     x == null ? "" : RunResult.fixed(x.rps(), 1), x == null ? "" : RunResult.fixed(x.p50Ms(), 2), x == null ? "" : RunResult.fixed(x.p99Ms(), 2),
                     x == null ? "" : RunResult.fixed(x.cpuMsPerRequest(), 3), x == null ? "" : RunResult.count(x.peakThreads()),
                     x == null ? "" : Long.toString(x.errors()),
-                    x == null ? "failed: " + r.failure().replace("|", "/") : x.clientLimited() ? "client-limited" : ""));
+                    x == null ? "failed: " + r.failure().replace("|", "/") : mark(x)));
         }
         Files.writeString(dir.resolve(Crossover.REPORT), md.toString());
     }

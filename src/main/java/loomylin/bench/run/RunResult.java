@@ -120,6 +120,35 @@ public record RunResult(RunSpec spec, String twin, long requests, long responses
         return latency.p999Ms();
     }
 
+    /**
+     * A run read back from its {@link #COLUMNS} (a results or crossover CSV row, by column name), so that a report
+     * can be written again under newer rules; unknown figures come back as NaN or -1, as they were written.
+     */
+    public static RunResult fromCsv(java.util.Map<String, String> f) {
+        RunSpec spec = new RunSpec(loomylin.jetty.PoolKind.parse(f.get("pool")), Endpoint.parse(f.get("endpoint")), Integer.parseInt(f.get("concurrency")),
+                "open".equals(f.get("mode")) ? Integer.parseInt(f.get("offered_rps")) : 0,
+                "open".equals(f.get("mode")) ? loomylin.bench.load.Client.OHA : loomylin.bench.load.Client.closed(f.get("client")), Integer.parseInt(f.get("repeat")));
+        Measured.Latency latency = new Measured.Latency(number(f, "p50_ms"), number(f, "p90_ms"), number(f, "p99_ms"), number(f, "p999_ms"), number(f, "max_ms"));
+        double backendMsPerRequest = number(f, "backend_cpu_ms_per_req");
+        long responses = Long.parseLong(f.get("responses"));
+        return new RunResult(spec, f.get("twin"), Long.parseLong(f.get("requests")), responses, Long.parseLong(f.get("ok")),
+                Long.parseLong(f.get("errors")), number(f, "duration_s"), number(f, "rps"), number(f, "warmup_rps"), latency, number(f, "cpu_s"),
+                whole(f, "idle_rss_kb"), whole(f, "peak_rss_kb"), whole(f, "peak_vsz_kb"), (int) whole(f, "peak_threads"), number(f, "client_cpu_s"),
+                number(f, "client_cpu_pct"), number(f, "server_cpu_pct"), Boolean.parseBoolean(f.get("client_limited")), number(f, "steal_pct"),
+                f.get("invocation") == null || f.get("invocation").isEmpty() ? 1 : Integer.parseInt(f.get("invocation")),
+                Double.isNaN(backendMsPerRequest) ? Double.NaN : backendMsPerRequest * responses / 1000.0);
+    }
+
+    private static double number(java.util.Map<String, String> f, String column) {
+        String v = f.get(column);
+        return v == null || v.isEmpty() || v.equals("NaN") ? Double.NaN : Double.parseDouble(v);
+    }
+
+    private static long whole(java.util.Map<String, String> f, String column) {
+        String v = f.get(column);
+        return v == null || v.isEmpty() ? -1 : Long.parseLong(v);
+    }
+
     public List<String> csvFields() {
         return List.of(spec.pool().toString(), spec.endpoint().toString(), Integer.toString(spec.concurrency()),
                 spec.open() ? "open" : "closed", spec.open() ? Integer.toString(spec.rate()) : "", spec.client().label(),

@@ -22,12 +22,38 @@ import org.junit.jupiter.api.io.TempDir;
 class CrossoverReportTest {
 
     private static Crossover.Row row(int wait, double cpu, Grid.Role role, PoolKind pool, int repeat, double rps, double p99) {
+        return row(wait, cpu, role, pool, repeat, rps, p99, rps, false);
+    }
+
+    /** A finished run of a 200 s window (enough answers per client) whose warm-up made {@code warmupRps}. */
+    private static Crossover.Row row(int wait, double cpu, Grid.Role role, PoolKind pool, int repeat, double rps, double p99, double warmupRps,
+                                     boolean clientLimited) {
         Grid.Run run = new Grid.Run(new Grid.Cell(wait, cpu), role, pool, Endpoint.parse("mixed?cpu=1&sleep=" + wait + "&file=0"), repeat);
         RunSpec spec = new RunSpec(pool, run.endpoint(), 400, 0, Client.WRK, repeat);
-        long n = Math.round(rps * 20);
-        RunResult r = new RunResult(spec, "java", n, n, n, 0, 20, rps, rps, new Measured.Latency(p99 / 2, p99, p99, p99, p99), n * 0.001,
-                100_000, 120_000, 3_000_000, 30, 1, 10, 50, false, 0);
+        long n = Math.round(rps * 200);
+        RunResult r = new RunResult(spec, "java", n, n, n, 0, 200, rps, warmupRps, new Measured.Latency(p99 / 2, p99, p99, p99, p99), n * 0.001,
+                100_000, 120_000, 3_000_000, 30, 1, 10, 50, clientLimited, 0);
         return new Crossover.Row(run, r, null);
+    }
+
+    /** The settle gate and the client-limited exclusion: such a run decides nothing, and a cell left without deciding runs is undecided. */
+    @Test
+    void onlySettledRunsTheClientDidNotLimitDecide() {
+        List<Crossover.Row> rows = new ArrayList<>(List.of(
+                row(5, 1, Grid.Role.LOOM, PoolKind.loom(), 1, 200, 10, 200, true), // client-limited
+                row(5, 1, Grid.Role.QTP200, PoolKind.qtp(200), 1, 100, 20),
+                row(5, 1, Grid.Role.LITTLE, PoolKind.qtp(44), 1, 150, 40, 80, false))); // 150 in the window after 80 in the warm-up: a ramp
+        assertEquals(0, CrossoverReport.ratio(rows, new Grid.Cell(5, 1), CrossoverReport.Metric.THROUGHPUT, CrossoverReport.Versus.PLATFORM).count(),
+                "loom's only run was client-limited: undecided");
+        rows.add(row(5, 1, Grid.Role.LOOM, PoolKind.loom(), 2, 120, 10));
+        rows.add(row(5, 1, Grid.Role.QTP200, PoolKind.qtp(200), 2, 100, 20));
+        rows.add(row(5, 1, Grid.Role.LITTLE, PoolKind.qtp(44), 2, 150, 40, 80, false));
+        Spread s = CrossoverReport.ratio(rows, new Grid.Cell(5, 1), CrossoverReport.Metric.THROUGHPUT, CrossoverReport.Versus.PLATFORM);
+        assertEquals(1, s.count(), "repeat 2 decides");
+        assertEquals(1.2, s.median(), 1e-9, "against qtp:200's 100, not the unsettled little pool's 150");
+        assertEquals("client-limited", CrossoverReport.mark(rows.get(0).result()));
+        assertEquals("unsettled", CrossoverReport.mark(rows.get(2).result()));
+        assertEquals("", CrossoverReport.mark(rows.get(1).result()));
     }
 
     /** A cell where loom makes {@code loomRps} and the two platform pools 100 and {@code littleRps}. */
