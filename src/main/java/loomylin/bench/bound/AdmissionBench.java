@@ -105,10 +105,7 @@ public final class AdmissionBench {
         String twin = flags.value("twin", loomylin.jetty.Twin::parse).label();
         String heap = flags.heap("heap", Bound.HEAP);
         int timeoutS = flags.integer("timeout", 1, 600);
-        java.util.OptionalLong openFiles = loomylin.proc.ProcLimits.openFiles(loomylin.proc.ProcLimits.SELF);
-        if (openFiles.isPresent() && openFiles.getAsLong() < CLOSED_CLIENTS + Bound.SPARE_FILES)
-            throw new UsageError("admission's closed loop needs about " + (CLOSED_CLIENTS + Bound.SPARE_FILES) + " open files per process, but the limit is "
-                    + openFiles.getAsLong() + "; raise it (ulimit -n " + (CLOSED_CLIENTS + Bound.SPARE_FILES) + ")");
+        Bound.requireOpenFiles(CLOSED_CLIENTS, "admission's closed loop", "");
         Path wrk = ClientBinary.locate(Client.WRK, flags.get("wrk") == null ? null : Path.of(flags.get("wrk")));
         Path oha = ClientBinary.locate(Client.OHA, flags.get("oha") == null ? null : Path.of(flags.get("oha")));
         Path dir = Path.of(flags.get("out")).toAbsolutePath();

@@ -130,10 +130,7 @@ public final class Bound {
         String heap = flags.heap("heap", HEAP);
         int timeoutS = flags.integer("timeout", 1, 600);
         int most = clients.stream().mapToInt(Integer::intValue).max().orElse(0);
-        java.util.OptionalLong openFiles = loomylin.proc.ProcLimits.openFiles(loomylin.proc.ProcLimits.SELF);
-        if (openFiles.isPresent() && openFiles.getAsLong() < most + SPARE_FILES)
-            throw new UsageError("--concurrency " + most + " needs about " + (most + SPARE_FILES) + " open files per process, but the limit is "
-                    + openFiles.getAsLong() + "; raise it (ulimit -n " + (most + SPARE_FILES) + ") or lower --concurrency");
+        requireOpenFiles(most, "--concurrency " + most, " or lower --concurrency");
         Path wrk = ClientBinary.locate(Client.WRK, flags.get("wrk") == null ? null : Path.of(flags.get("wrk")));
         Path dir = Path.of(flags.get("out")).toAbsolutePath();
         int cores = Runtime.getRuntime().availableProcessors();
@@ -175,6 +172,14 @@ public final class Bound {
         } catch (IOException e) {
             throw new StartupFailure("bench: " + e.getMessage());
         }
+    }
+
+    /** One line and exit 2 when the open-file limit is below {@code clients} sockets plus {@link #SPARE_FILES}. */
+    static void requireOpenFiles(int clients, String what, String orElse) {
+        java.util.OptionalLong openFiles = loomylin.proc.ProcLimits.openFiles(loomylin.proc.ProcLimits.SELF);
+        if (openFiles.isPresent() && openFiles.getAsLong() < clients + SPARE_FILES)
+            throw new UsageError(what + " needs about " + (clients + SPARE_FILES) + " open files per process, but the limit is "
+                    + openFiles.getAsLong() + "; raise it (ulimit -n " + (clients + SPARE_FILES) + ")" + orElse);
     }
 
     /** The three loads on this machine; {@code clients} = blocking, cpu, bodies. */

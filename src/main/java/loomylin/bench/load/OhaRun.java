@@ -77,15 +77,9 @@ public final class OhaRun {
     /** {@link #parse}, plus {@code latencyPercentilesSuccessful} and {@code errorDistribution}; {@code sent} -1 = answers plus errors. */
     public static Split parseSplit(String json, long sent, double wallS, double cpuS) {
         if (!(Json.parse(json.strip()) instanceof Map<?, ?> doc)) throw new IllegalArgumentException("oha's JSON is not an object");
-        long aborts = 0;
-        long errors = 0;
-        if (doc.get("errorDistribution") instanceof Map<?, ?> e) {
-            for (Map.Entry<?, ?> x : e.entrySet()) {
-                long n = ((Number) x.getValue()).longValue();
-                if (String.valueOf(x.getKey()).contains("aborted due to deadline")) aborts += n;
-                else errors += n;
-            }
-        }
+        Map<?, ?> errorDistribution = doc.get("errorDistribution") instanceof Map<?, ?> e ? e : Map.of();
+        long aborts = sum(errorDistribution, k -> k.contains("aborted due to deadline"));
+        long errors = sum(errorDistribution, k -> !k.contains("aborted due to deadline"));
         Measured all = parse(json, 0, wallS, cpuS);
         long total = sent >= 0 ? sent : all.answered() + errors;
         all = new Measured(total, all.answered(), all.ok(), all.latency(), wallS, cpuS);
@@ -95,23 +89,21 @@ public final class OhaRun {
         return new Split(all, ok, aborts, errors);
     }
 
+    /** The counts of a distribution (status codes, errors) whose key passes {@code which}. */
+    private static long sum(Map<?, ?> distribution, java.util.function.Predicate<String> which) {
+        return distribution.entrySet().stream().filter(x -> which.test(String.valueOf(x.getKey())))
+                .mapToLong(x -> ((Number) x.getValue()).longValue()).sum();
+    }
+
     /**
      * oha's {@code --output-format json}: {@code statusCodeDistribution} counts answers by status,
      * {@code latencyPercentiles} and {@code summary.slowest} are in seconds (null without answers).
      */
     public static Measured parse(String json, long sent, double wallS, double cpuS) {
         if (!(Json.parse(json.strip()) instanceof Map<?, ?> doc)) throw new IllegalArgumentException("oha's JSON is not an object");
-        long answered = 0;
-        long ok = 0;
-        if (doc.get("statusCodeDistribution") instanceof Map<?, ?> codes) {
-            for (Map.Entry<?, ?> e : codes.entrySet()) {
-                long n = ((Number) e.getValue()).longValue();
-                answered += n;
-                if (String.valueOf(e.getKey()).startsWith("2")) ok += n;
-            }
-        } else {
-            throw new IllegalArgumentException("oha's JSON has no statusCodeDistribution");
-        }
+        if (!(doc.get("statusCodeDistribution") instanceof Map<?, ?> codes)) throw new IllegalArgumentException("oha's JSON has no statusCodeDistribution");
+        long answered = sum(codes, k -> true);
+        long ok = sum(codes, k -> k.startsWith("2"));
         Map<?, ?> p = doc.get("latencyPercentiles") instanceof Map<?, ?> m ? m : Map.of();
         Map<?, ?> summary = doc.get("summary") instanceof Map<?, ?> m ? m : Map.of();
         Measured.Latency latency = answered == 0 ? Measured.Latency.NONE
