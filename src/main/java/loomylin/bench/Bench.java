@@ -52,8 +52,8 @@ public final class Bench {
             return;
         }
         String commandLine = "java -jar loomylin.jar bench " + String.join(" ", args);
-        if (flags.get(BenchFlags.JAVA) != null) loomylin.bench.run.ServerJava.choose(flags.get(BenchFlags.JAVA));
         String preset = flags.get("preset") == null ? "" : flags.get("preset").trim();
+        if (flags.get(BenchFlags.JAVA) != null && !JdkBench.NAME.equals(preset)) loomylin.bench.run.ServerJava.choose(flags.get(BenchFlags.JAVA));
         if (ConnectionsBench.NAME.equals(preset)) { // client models, not servers: its own runner
             ConnectionsBench.main(flags, commandLine, System.out);
             return;
@@ -70,6 +70,11 @@ public final class Bench {
         }
         if (FibersExperiments.NAME.equals(preset)) {
             FibersExperiments.run(flags, commandLine, System.out);
+            return;
+        }
+        if (JdkBench.NAME.equals(preset)) {
+            BenchFlags.only(flags, preset, JdkBench.FLAGS);
+            JdkBench.run(flags, commandLine, System.out);
             return;
         }
         if (loomylin.bench.bound.AdmissionBench.NAME.equals(preset)) {

@@ -30,7 +30,7 @@ public final class BenchFlags {
     public static final String JAVA = "java";
 
     public static final List<Flags.Flag> FLAGS = List.of(
-            new Flags.Flag("preset", "smoke|quick|full|latency|scale|hops|seed004|connections|bound|admission|crossover|floor", null, "which runs to make; the flags below replace its lists (default: quick, or, when --pools, --endpoints, --concurrency or --rate list the runs, those runs with 20 s windows)"),
+            new Flags.Flag("preset", "smoke|quick|full|latency|scale|hops|seed004|connections|bound|admission|jdk|crossover|floor", null, "which runs to make; the flags below replace its lists (default: quick, or, when --pools, --endpoints, --concurrency or --rate list the runs, those runs with 20 s windows)"),
             new Flags.Flag("pools", "KIND,KIND,...", null, "pools to compare (default: the preset's); KIND is " + loomylin.jetty.PoolKind.HELP),
             new Flags.Flag("endpoints", "ROUTE[?QUERY],...", null, "endpoints to load, query kept, e.g. wait-blocking?ms=1000 (default: the preset's)"),
             new Flags.Flag("concurrency", "N,N,...", null, "concurrent clients, or open-loop connections, per run (default: the preset's)"),
@@ -206,6 +206,9 @@ public final class BenchFlags {
                 + loomylin.bench.bound.AdmissionBench.CLOSED_CLIENTS + " clients (oha; 2xx latency apart), --repeat (" + loomylin.bench.bound.AdmissionBench.REPEAT
                 + ") interleaved; " + loomylin.bench.bound.AdmissionBench.POOLS.size() * 3 * loomylin.bench.bound.AdmissionBench.REPEAT + " runs of --duration ("
                 + loomylin.bench.bound.AdmissionBench.WINDOW.toSeconds() + "s) plus about 15 s each; writes admission.csv, admission.md, provenance.json"));
+        out.append(String.format("  %-7s %s%n", JdkBench.NAME, "the same servers on the bench's JDK and --java's (a JDK 21: scripts/jdk21.sh): "
+                + String.join(", ", JdkBench.ENDPOINTS) + " on " + String.join(", ", JdkBench.POOLS) + " at c=" + JdkBench.CONCURRENCY + ", --repeat ("
+                + JdkBench.REPEAT + "), --jfr; a plan per JDK in DIR/jdkNN-VERSION, jdk.md side by side"));
         out.append(String.format("  %-7s %s%n", loomylin.bench.crossover.Crossover.NAME, "where virtual threads pay off: /mixed over a grid of waits (--waits) x CPU (--cpus) on loom, qtp:200,"
                 + " a Little's-law pool, " + loomylin.bench.crossover.Shapes.PREFERRED + ", and /mixed-async on " + String.join(", ", loomylin.bench.crossover.Shapes.ASYNC)
                 + "; wrk windows of --measure (20) s after a --warmup (3s) at c=--concurrency (400); prints its estimate;"

@@ -1,0 +1,146 @@
+package loomylin.bench;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import loomylin.bench.run.RunResult;
+import loomylin.bench.run.ServerJava;
+import loomylin.cli.Flags;
+import loomylin.cli.StartupFailure;
+import loomylin.cli.UsageError;
+
+/**
+ * {@code bench --preset jdk}: the same servers on two JDKs, the bench's own (25 here) and the one {@code --java}
+ * names (a JDK 21: {@code scripts/jdk21.sh} prints one), at endpoints that pin a virtual thread's carrier on
+ * JDK 21 and those that do not: a 100 ms blocking wait inside {@code synchronized}, under a {@code ReentrantLock},
+ * and with no lock ({@code /wait-locked}, {@code /wait-blocking}), on {@code loom}, Jetty's preferred shape and
+ * Jetty's default {@code QueuedThreadPool} of 200. Each JDK is one plan of the bench (closed loop, windows that
+ * can decide, repeats interleaved, {@code --jfr} for the pinned count of every run) written to its own
+ * directory with its own provenance; {@code jdk.md} sets the two side by side.
+ */
+public final class JdkBench {
+    public static final String NAME = "jdk";
+    public static final Set<String> FLAGS = Set.of("preset", "java", "pools", "endpoints", "concurrency", "repeat", "measure", "warmup", "twin", "heap",
+            "wrk", "out", "help");
+    public static final List<String> POOLS = List.of("loom", "qtp-vtp:8:200", "qtp:200");
+    public static final List<String> ENDPOINTS = List.of("wait-locked?ms=100&lock=synchronized", "wait-locked?ms=100&lock=reentrant", "wait-blocking?ms=100");
+    /** Clients: on 2 carriers, a pinned 100 ms wait caps loom near 2 / 0.1 s = 20 req/s, where 200 clients could make 2,000. */
+    public static final int CONCURRENCY = 200;
+    public static final int REPEAT = 2;
+    public static final String REPORT = "jdk.md";
+
+    private JdkBench() {
+    }
+
+    public static Path run(Flags flags, String commandLine, PrintStream out) {
+        if (flags.get(BenchFlags.JAVA) == null)
+            throw new UsageError("--preset jdk compares the bench's own JDK with another: give --java PATH, e.g. a JDK 21's bin/java (scripts/jdk21.sh prints one)");
+        ServerJava other = ServerJava.choose(flags.get(BenchFlags.JAVA));
+        ServerJava own = ServerJava.bench();
+        if (other.version().equals(own.version()))
+            out.println("bench: --java is the bench's own JDK (" + own.version() + "): both sides run the same JDK");
+        Path dir = Path.of(flags.get("out")).toAbsolutePath();
+        List<String> common = new ArrayList<>(List.of("--pools", String.join(",", list(flags, "pools", POOLS)), "--endpoints",
+                String.join(",", list(flags, "endpoints", ENDPOINTS)), "--concurrency", flags.get("concurrency") == null ? Integer.toString(CONCURRENCY)
+                        : flags.get("concurrency"), "--repeat", flags.get("repeat") == null ? Integer.toString(REPEAT) : flags.get("repeat"), "--jfr"));
+        for (String f : List.of("measure", "warmup", "twin", "heap", "wrk")) if (flags.get(f) != null) common.addAll(List.of("--" + f, flags.get(f)));
+        boolean same = shortVersion(other).equals(shortVersion(own));
+        List<Side> sides = List.of(new Side(other, dir.resolve("jdk-" + shortVersion(other) + (same ? "-java" : ""))),
+                new Side(own, dir.resolve("jdk-" + shortVersion(own) + (same ? "-bench" : ""))));
+        for (Side side : sides) {
+            ServerJava.choose(side.java().command());
+            List<String> args = new ArrayList<>(common);
+            args.addAll(List.of("--out", side.dir().toString()));
+            out.printf("bench: preset %s, servers on %s -> %s%n", NAME, side.java().described(), side.dir());
+            Bench.run(BenchFlags.parse(Flags.parse(args.toArray(String[]::new), BenchFlags.FLAGS, Map.of())),
+                    commandLine + " (servers on " + side.java().command() + ")", out);
+        }
+        try {
+            Files.writeString(dir.resolve(REPORT), report(commandLine, sides));
+        } catch (IOException e) {
+            throw new StartupFailure("bench: " + e.getMessage());
+        }
+        out.printf("bench: done; %s%n", dir.resolve(REPORT));
+        return dir;
+    }
+
+    /** 21.0.8+9-LTS -> 21.0.8: a directory name. */
+    static String shortVersion(ServerJava java) {
+        return java.version().replaceAll("[+-].*", "").replaceAll("[^0-9.]", "");
+    }
+
+    /** One JDK's plan: its java and where its results went. */
+    record Side(ServerJava java, Path dir) {
+    }
+
+    private static List<String> list(Flags flags, String name, List<String> fallback) {
+        return flags.get(name) == null ? fallback : flags.commaList(name, fallback);
+    }
+
+    /** The two JDKs side by side: per endpoint and pool, the median req/s, p99 and pinned count of each, and their ratio. */
+    static String report(String commandLine, List<Side> sides) throws IOException {
+        List<List<RunResult>> results = new ArrayList<>();
+        for (Side s : sides) results.add(read(s.dir().resolve("results.csv")));
+        StringBuilder md = new StringBuilder("# The same servers on two JDKs\n\nCommand: `").append(commandLine).append("`. Each JDK's runs, report and ")
+                .append("provenance are in its directory: ");
+        for (Side s : sides) md.append('[').append(s.java().described()).append("](").append(s.dir().getFileName()).append("/report.md) ");
+        md.append("\n\nMedians over the runs that decide (settled, not too short, not client-limited); `n/d` where none did. ")
+                .append("Pinned: virtual threads JFR saw blocking while pinned (its `profile` threshold), summed over the runs (`jfr.csv`).\n\n| endpoint | pool |");
+        for (Side s : sides) md.append(" JDK ").append(s.java().version()).append(" req/s | p99 ms | pinned |");
+        md.append(" req/s ratio |\n|---|---|").append("--:|--:|--:|".repeat(sides.size())).append("--:|\n");
+        Set<String> keys = new LinkedHashSet<>();
+        for (List<RunResult> rs : results) for (RunResult r : rs) keys.add(r.spec().endpoint() + "\t" + r.spec().pool());
+        for (String key : keys) {
+            String[] k = key.split("\t");
+            md.append("| `/").append(k[0]).append("` | `").append(k[1]).append("` |");
+            List<Double> rates = new ArrayList<>();
+            for (int i = 0; i < sides.size(); i++) {
+                List<RunResult> cell = results.get(i).stream().filter(r -> (r.spec().endpoint() + "\t" + r.spec().pool()).equals(key)).toList();
+                List<RunResult> deciding = cell.stream().filter(r -> r.settled() && !r.tooShort() && !r.clientLimited()).toList();
+                double rps = median(deciding.stream().mapToDouble(RunResult::rps).toArray());
+                double p99 = median(deciding.stream().mapToDouble(RunResult::p99Ms).toArray());
+                rates.add(rps);
+                md.append(' ').append(Double.isNaN(rps) ? "n/d" : RunResult.fixed(rps, 1)).append(" | ").append(Double.isNaN(p99) ? "n/d" : RunResult.fixed(p99, 0))
+                        .append(" | ").append(pinned(sides.get(i).dir(), cell)).append(" |");
+            }
+            double ratio = rates.size() == 2 && rates.get(1) > 0 ? rates.get(0) / rates.get(1) : Double.NaN;
+            md.append(' ').append(Double.isNaN(ratio) ? "n/d" : String.format(Locale.ROOT, "%.2fx", ratio)).append(" |\n");
+        }
+        return md.toString();
+    }
+
+    private static List<RunResult> read(Path csv) throws IOException {
+        if (!Files.isRegularFile(csv)) return List.of();
+        return loomylin.report.Csv.parse(Files.readString(csv)).stream().filter(f -> !f.getOrDefault("rps", "").isEmpty()).map(RunResult::fromCsv).toList();
+    }
+
+    /** The pinned count of these runs from the side's jfr.csv (its run column starts with pool and endpoint, RunSpec.describe), or "-". */
+    private static String pinned(Path dir, List<RunResult> cell) throws IOException {
+        Path jfr = dir.resolve("jfr.csv");
+        if (!Files.isRegularFile(jfr) || cell.isEmpty()) return "-";
+        long sum = 0;
+        boolean any = false;
+        for (Map<String, String> f : loomylin.report.Csv.parse(Files.readString(jfr))) {
+            String run = f.getOrDefault("run", "");
+            RunResult first = cell.getFirst();
+            if (run.startsWith(first.spec().pool() + " " + first.spec().endpoint() + " ") && !f.getOrDefault("pinned", "").isEmpty()) {
+                sum += Long.parseLong(f.get("pinned"));
+                any = true;
+            }
+        }
+        return any ? Long.toString(sum) : "-";
+    }
+
+    static double median(double[] v) {
+        double[] s = java.util.Arrays.stream(v).filter(d -> !Double.isNaN(d)).sorted().toArray();
+        if (s.length == 0) return Double.NaN;
+        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+    }
+}

@@ -1,0 +1,61 @@
+package loomylin.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import loomylin.bench.run.ServerJava;
+import loomylin.cli.Flags;
+import loomylin.cli.UsageError;
+import loomylin.json.Json;
+import loomylin.testing.IntegrationTest;
+import loomylin.testing.Tools;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class JdkBenchTest {
+
+    private static Flags flags(String... args) {
+        return Flags.parse(Stream.concat(Stream.of("--preset", "jdk"), Stream.of(args)).toArray(String[]::new), BenchFlags.FLAGS, Map.of());
+    }
+
+    @Test
+    void withoutAnotherJdkItSaysWhatItNeedsInOneLine() {
+        UsageError e = assertThrows(UsageError.class, () -> JdkBench.run(flags("--out", "x"), "test", new PrintStream(new ByteArrayOutputStream())));
+        assertTrue(e.getMessage().contains("--java PATH") && !e.getMessage().contains("\n"), e.getMessage());
+        assertEquals(2.0, JdkBench.median(new double[] {3, 1, 2, Double.NaN}));
+    }
+
+    /** Smoke size, with the bench's own java as the other JDK: a plan per side, each naming its JDK, and jdk.md with a row per endpoint and pool. */
+    @IntegrationTest
+    @Test
+    void smokeRunWritesEachSideAndTheComparison(@TempDir Path out) throws Exception {
+        Tools.assumeOnPath("wrk", "apt-get install wrk");
+        String own = ServerJava.bench().command();
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        JdkBench.run(flags("--java", own, "--pools", "loom", "--endpoints", "wait-locked?ms=10&lock=synchronized", "--concurrency", "4", "--repeat", "1",
+                "--measure", "2", "--warmup", "1s", "--out", out.toString()), "bench --preset jdk (test)", new PrintStream(log, true, StandardCharsets.UTF_8));
+        List<Path> sides;
+        try (Stream<Path> s = Files.list(out)) {
+            sides = s.filter(Files::isDirectory).toList();
+        }
+        assertEquals(2, sides.size(), "a directory per side: " + sides);
+        for (Path side : sides) {
+            Map<?, ?> provenance = (Map<?, ?>) Json.parse(Files.readString(side.resolve("provenance.json")));
+            assertTrue(String.valueOf(provenance.get("jdk")).contains(System.getProperty("java.runtime.version")), provenance.toString());
+            assertTrue(Files.readString(side.resolve("results.csv")).contains("wait-locked?ms=10&lock=synchronized"));
+            assertTrue(Files.exists(side.resolve("jfr.csv")), "--jfr recorded the runs");
+        }
+        String md = Files.readString(out.resolve(JdkBench.REPORT));
+        assertTrue(md.contains("| `/wait-locked?ms=10&lock=synchronized` | `loom` |"), md);
+        assertTrue(log.toString(StandardCharsets.UTF_8).contains("bench: done; " + out.resolve(JdkBench.REPORT)), log.toString(StandardCharsets.UTF_8));
+    }
+}
