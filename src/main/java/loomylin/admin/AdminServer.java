@@ -49,16 +49,16 @@ public final class AdminServer implements AutoCloseable {
         QueuedThreadPool pool = new QueuedThreadPool(THREADS, 3);
         pool.setName("admin");
         VirtualThreadScheduler scheduler = new VirtualThreadScheduler();
-        ThreadOwners owners = new ThreadOwners(options.servers,
-                options.backend == null ? null : options.backend.getThreadPool(), pool, scheduler);
+        ThreadOwners owners = new ThreadOwners(options.servers(),
+                options.backend() == null ? null : options.backend().getThreadPool(), pool, scheduler);
         PinnedThreads pins = PinnedThreads.start();
-        Metrics metrics = new Metrics(options.servers, owners, scheduler, pins);
-        LiveFigures live = new LiveFigures(options.servers, owners, scheduler, pins);
-        RaceAccess access = new RaceAccess(RaceAccess.parseFrom(options.raceFrom), RaceAccess.parseHosts(options.adminHosts));
-        Races races = new Races(options.servers, options.reachHost, access);
+        Metrics metrics = new Metrics(options.servers(), owners, scheduler, pins);
+        LiveFigures live = new LiveFigures(options.servers(), owners, scheduler, pins);
+        RaceAccess access = new RaceAccess(RaceAccess.parseFrom(options.raceFrom()), RaceAccess.parseHosts(options.adminHosts()));
+        Races races = new Races(options.servers(), options.reachHost(), access);
         String page = resource("/loomylin/live/index.html");
-        ServerOptions jetty = ServerOptions.DEFAULTS.withHost(options.host).withPort(options.port).withGraceMs(500)
-                .withHeaderTimeoutMs(options.headerTimeoutMs).withMinBodyRate(options.minBodyRate);
+        ServerOptions jetty = ServerOptions.DEFAULTS.withHost(options.host()).withPort(options.port()).withGraceMs(500)
+                .withHeaderTimeoutMs(options.headerTimeoutMs()).withMinBodyRate(options.minBodyRate());
         Javalin app = Javalin.create(config -> {
             config.jetty.threadPool = pool;
             JettySetup.apply(config, jetty);

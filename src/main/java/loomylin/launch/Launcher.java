@@ -63,7 +63,8 @@ public final class Launcher {
 
         List<AutoCloseable> running = new ArrayList<>();
         List<Integer> bound = new ArrayList<>();
-        AdminOptions admin = new AdminOptions();
+        List<Watched> watched = new ArrayList<>();
+        org.eclipse.jetty.server.Server backendServer = null;
         try {
             DataFile data = DataFile.create(dataDir, dataBytes);
             running.add(data);
@@ -75,7 +76,7 @@ public final class Launcher {
                         : flags.integer("backend-port", 0, 65535);
                 Backend backend = bind(() -> Backend.start(base.host(), backendPort, flags.integer("delay", 0, Limits.DELAY_MAX), Backend.Fault.NONE));
                 running.add(backend);
-                admin.backend = backend.jettyServer();
+                backendServer = backend.jettyServer();
                 URI url = URI.create("http://" + ServerPlan.reach(base.host()) + ":" + backend.port());
                 planned = planned.stream().map(o -> o.withBackend(url)).toList();
                 log("backend on port {} ({}, delay {} ms)", backend.port(), Backend.ROUTES, flags.get("delay"));
@@ -84,19 +85,15 @@ public final class Launcher {
                 Javalin app = bind(() -> servers.apply(o));
                 running.add(() -> GracefulStop.stop(app));
                 bound.add(app.port()); // what was bound; with --port 0 not what was asked
-                admin.servers.add(new Watched(app.port(), o.pool().toString(), app.jettyServer().server()));
+                watched.add(new Watched(app.port(), o.pool().toString(), app.jettyServer().server()));
                 log("port {} on {}: {} ({} twin), hop client {}{}", app.port(), o.pool(), o.pool().describe(), twin, o.hopClient(),
                         o.maxInFlight() > 0 ? ", max " + o.maxInFlight() + " in flight" : "");
             }
             int adminPort = ServerPlan.adminPort(flags, base.port(), asked.size());
             if (adminPort >= 0) {
-                admin.host = base.host();
-                admin.port = adminPort;
-                admin.reachHost = ServerPlan.reach(base.host());
-                admin.headerTimeoutMs = base.headerTimeoutMs();
-                admin.minBodyRate = base.minBodyRate();
-                admin.raceFrom = Objects.requireNonNullElse(flags.get("race-from"), "");
-                admin.adminHosts = Objects.requireNonNullElse(flags.get("admin-hosts"), "");
+                AdminOptions admin = AdminOptions.DEFAULTS.withHost(base.host()).withPort(adminPort).withReachHost(ServerPlan.reach(base.host()))
+                        .withServers(watched).withHeaderTimeoutMs(base.headerTimeoutMs()).withMinBodyRate(base.minBodyRate())
+                        .withRaceFrom(flags.get("race-from")).withAdminHosts(flags.get("admin-hosts")).withBackend(backendServer);
                 AdminServer server = bind(() -> AdminServer.start(admin));
                 running.add(server);
                 log("admin port {}: /metrics, and the live view at http://localhost:{}/", server.port(), server.port());

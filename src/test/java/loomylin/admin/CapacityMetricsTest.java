@@ -40,12 +40,10 @@ class CapacityMetricsTest {
         limited = Twin.JAVA.start(limit(2, 30_000));
         impatient = Twin.JAVA.start(limit(1, 200));
         capped = Twin.JAVA.start(Twin.options("qtp-vtp:8:2"));
-        AdminOptions options = new AdminOptions();
-        options.host = "127.0.0.1";
-        options.port = 0;
-        options.servers.add(new Watched(limited.port(), "loom", limited.jettyServer().server()));
-        options.servers.add(new Watched(impatient.port(), "loom", impatient.jettyServer().server()));
-        options.servers.add(new Watched(capped.port(), "qtp-vtp:8:2", capped.jettyServer().server()));
+        AdminOptions options = AdminOptions.DEFAULTS.withHost("127.0.0.1").withPort(0)
+                .withServer(new Watched(limited.port(), "loom", limited.jettyServer().server()))
+                .withServer(new Watched(impatient.port(), "loom", impatient.jettyServer().server()))
+                .withServer(new Watched(capped.port(), "qtp-vtp:8:2", capped.jettyServer().server()));
         admin = AdminServer.start(options);
     }
 

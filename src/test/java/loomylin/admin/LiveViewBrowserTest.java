@@ -49,14 +49,11 @@ class LiveViewBrowserTest {
     void start() throws Exception {
         Path chromium = Tools.assumeOnPath("chromium", "apt-get install chromium chromium-driver");
         Path chromedriver = Tools.assumeOnPath("chromedriver", "apt-get install chromium-driver");
-        AdminOptions options = new AdminOptions();
-        options.host = "127.0.0.1";
-        options.port = 0;
-        options.reachHost = "127.0.0.1";
+        AdminOptions options = AdminOptions.loopback();
         for (String pool : List.of("qtp:4", "qtp:32", "loom")) {
             Javalin app = Twin.JAVA.start(Twin.options(pool));
             servers.add(app);
-            options.servers.add(new Watched(app.port(), pool, app.jettyServer().server()));
+            options = options.withServer(new Watched(app.port(), pool, app.jettyServer().server()));
         }
         admin = AdminServer.start(options);
 

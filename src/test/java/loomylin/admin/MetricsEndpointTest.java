@@ -28,11 +28,9 @@ class MetricsEndpointTest {
         qtp4 = Twin.JAVA.start(Twin.options("qtp:4"));
         ServerOptions loom = Twin.options("loom").withMaxInFlight(1).withMaxInFlightWaitMs(0);
         limited = Twin.JAVA.start(loom);
-        AdminOptions options = new AdminOptions();
-        options.host = "127.0.0.1";
-        options.port = 0;
-        options.servers.add(new Watched(qtp4.port(), "qtp:4", qtp4.jettyServer().server()));
-        options.servers.add(new Watched(limited.port(), "loom", limited.jettyServer().server()));
+        AdminOptions options = AdminOptions.DEFAULTS.withHost("127.0.0.1").withPort(0)
+                .withServer(new Watched(qtp4.port(), "qtp:4", qtp4.jettyServer().server()))
+                .withServer(new Watched(limited.port(), "loom", limited.jettyServer().server()));
         admin = AdminServer.start(options);
     }
 

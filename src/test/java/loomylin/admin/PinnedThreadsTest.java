@@ -46,10 +46,8 @@ class PinnedThreadsTest {
     void sleepingInsideSynchronizedPinsOnlyBeforeJdk24AndEveryPinIsCountedWithWhereItCameFrom() throws Exception {
         for (Twin twin : Twin.values()) {
             Javalin loom = twin.start(Twin.options("loom"));
-            AdminOptions options = new AdminOptions();
-            options.host = "127.0.0.1";
-            options.port = 0;
-            options.servers.add(new Watched(loom.port(), "loom", loom.jettyServer().server()));
+            AdminOptions options = AdminOptions.DEFAULTS.withHost("127.0.0.1").withPort(0)
+                    .withServer(new Watched(loom.port(), "loom", loom.jettyServer().server()));
             AdminServer admin = AdminServer.start(options);
             try {
                 String base = "http://127.0.0.1:" + loom.port();

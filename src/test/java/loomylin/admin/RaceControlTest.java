@@ -42,12 +42,9 @@ class RaceControlTest {
     static void start() {
         qtp4 = Twin.JAVA.start(Twin.options("qtp:4"));
         loom = Twin.JAVA.start(Twin.options("loom"));
-        AdminOptions options = new AdminOptions();
-        options.host = "0.0.0.0"; // so that a non-loopback address reaches it too
-        options.port = 0;
-        options.reachHost = "127.0.0.1";
-        options.servers.add(new Watched(qtp4.port(), "qtp:4", qtp4.jettyServer().server()));
-        options.servers.add(new Watched(loom.port(), "loom", loom.jettyServer().server()));
+        AdminOptions options = AdminOptions.DEFAULTS.withHost("0.0.0.0").withPort(0).withReachHost("127.0.0.1")
+                .withServer(new Watched(qtp4.port(), "qtp:4", qtp4.jettyServer().server()))
+                .withServer(new Watched(loom.port(), "loom", loom.jettyServer().server()));
         admin = AdminServer.start(options);
     }
 
@@ -175,12 +172,8 @@ class RaceControlTest {
     void raceFromLetsANamedAddressStartARaceFromThePage() throws Exception {
         Optional<String> outside = nonLoopbackAddress();
         assumeTrue(outside.isPresent(), "needs a non-loopback IPv4 address on this machine");
-        AdminOptions options = new AdminOptions();
-        options.host = "0.0.0.0";
-        options.port = 0;
-        options.reachHost = "127.0.0.1";
-        options.raceFrom = outside.get() + "/32";
-        options.servers.add(new Watched(loom.port(), "loom", loom.jettyServer().server()));
+        AdminOptions options = AdminOptions.DEFAULTS.withHost("0.0.0.0").withPort(0).withReachHost("127.0.0.1").withRaceFrom(outside.get() + "/32")
+                .withServer(new Watched(loom.port(), "loom", loom.jettyServer().server()));
         AdminServer allowing = AdminServer.start(options);
         try {
             String origin = "http://" + outside.get() + ":" + allowing.port();

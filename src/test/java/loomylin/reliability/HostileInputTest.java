@@ -235,11 +235,8 @@ class HostileInputTest {
     @EnumSource(Twin.class)
     void noOtherSiteCanStartARace(Twin twin) throws IOException {
         Javalin server = servers.get(twin);
-        AdminOptions options = new AdminOptions();
-        options.host = "127.0.0.1";
-        options.port = 0;
-        options.reachHost = "127.0.0.1";
-        options.servers.add(new Watched(server.port(), "loom", server.jettyServer().server()));
+        AdminOptions options = AdminOptions.loopback()
+                .withServer(new Watched(server.port(), "loom", server.jettyServer().server()));
         AdminServer admin = AdminServer.start(options);
         try {
             int port = admin.port();

@@ -313,12 +313,8 @@ class ProtocolEdgeTest {
 
     /** An admin port watching {@code server}, with the test's header deadline and the default body rate. */
     private static AdminServer adminPort(Javalin server) {
-        AdminOptions options = new AdminOptions();
-        options.host = "127.0.0.1";
-        options.port = 0;
-        options.reachHost = "127.0.0.1";
-        options.headerTimeoutMs = HEADER_DEADLINE_MS;
-        options.servers.add(new Watched(server.port(), "loom", server.jettyServer().server()));
+        AdminOptions options = AdminOptions.loopback().withHeaderTimeoutMs(HEADER_DEADLINE_MS)
+                .withServer(new Watched(server.port(), "loom", server.jettyServer().server()));
         return AdminServer.start(options);
     }
 
