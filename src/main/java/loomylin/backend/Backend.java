@@ -11,6 +11,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import loomylin.jetty.JettySetup;
+import loomylin.jetty.PoolName;
 import loomylin.jetty.ServerOptions;
 import loomylin.json.Json;
 import loomylin.web.BadParameter;
@@ -71,8 +72,8 @@ public final class Backend implements AutoCloseable {
         this.faultAt = faultAt;
         ServerOptions options = ServerOptions.DEFAULTS.withHost(host).withPort(port);
         this.pool = new QueuedThreadPool(PLATFORM_THREADS, PLATFORM_THREADS);
-        pool.setName("backend-" + port);
-        pool.setVirtualThreadsExecutor(VirtualThreads.getNamedVirtualThreadsExecutor("backend-" + port + "-vt-"));
+        pool.setName(PoolName.of("backend", port));
+        pool.setVirtualThreadsExecutor(VirtualThreads.getNamedVirtualThreadsExecutor(pool.getName() + "-vt-"));
         this.answers = VirtualThreads.getVirtualThreadsExecutor(pool);
         this.app = Javalin.create(config -> {
             config.jetty.threadPool = pool;

@@ -16,6 +16,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import loomylin.bench.measure.PrometheusText;
 import loomylin.jetty.ServerOptions;
 import loomylin.testing.Http;
+import loomylin.testing.Stops;
 import loomylin.testing.Twin;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -57,9 +58,7 @@ class CapacityMetricsTest {
     @AfterAll
     static void stop() {
         admin.close();
-        limited.stop();
-        impatient.stop();
-        capped.stop();
+        Stops.stopAll(List.of(limited, impatient, capped));
     }
 
     @Test
@@ -134,7 +133,7 @@ class CapacityMetricsTest {
             });
             loading.set(false);
         } finally {
-            open.stop();
+            Stops.stop(open);
         }
     }
 

@@ -10,6 +10,7 @@ import java.util.stream.Stream;
 import loomylin.backend.Backend;
 import loomylin.testing.BackendExtension;
 import loomylin.testing.Http;
+import loomylin.testing.Stops;
 import loomylin.testing.Twin;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -51,7 +52,7 @@ class PoolKindsServeEveryRouteTest {
             assertTrue(Http.number(pool, "vtMounted") >= 1 || !kind.contains("vtp") && !kind.equals("loom"),
                     "/pool itself runs on a virtual thread on " + kind + ": " + pool.body());
         } finally {
-            app.stop();
+            Stops.stop(app);
         }
     }
 }
