@@ -19,7 +19,8 @@ import sun.misc.SignalHandler;
  * closed without an answer and one warning says so; the exit status stays 0. A component whose stop fails
  * makes it exit 1. Whatever happens, the process is gone within the grace plus {@link #OVERRUN_MS}: a watchdog
  * halts it then, with status 1 if the stop has not finished (with the stop's own status if only the JVM's exit
- * was slow). A second signal during a stop halts it at once, status 1.
+ * was slow), after one warning line naming a JSON dump of every thread (virtual ones included) taken at that
+ * moment. A second signal during a stop halts it at once, status 1.
  */
 final class Shutdown {
     private static final Logger LOG = LoggerFactory.getLogger("loomylin");
@@ -29,6 +30,12 @@ final class Shutdown {
      * the other half is for the signal's delivery and the exit itself on a loaded machine.
      */
     static final long OVERRUN_MS = 500;
+
+    /**
+     * How long the watchdog waits for its thread dump before it ends the process: a part of the half second
+     * {@link #OVERRUN_MS} leaves for the exit. A dump not finished by then is left partial, and the line says so.
+     */
+    static final long DUMP_MS = 250;
 
     private Shutdown() {
     }
@@ -53,8 +60,10 @@ final class Shutdown {
                     Thread.currentThread().interrupt();
                 }
                 boolean done = stopped.getCount() == 0;
-                if (!done) LOG.warn("stop did not finish within {} ms; exiting now", graceMs + OVERRUN_MS);
-                else LOG.warn("stopped, but the exit did not finish within {} ms; exiting now", graceMs + OVERRUN_MS);
+                // what held the stop, for whoever reads this line: a JSON dump of every thread, virtual ones included
+                String threads = ThreadDump.toTempFile("loomylin-stop-overrun-", DUMP_MS);
+                if (!done) LOG.warn("stop did not finish within {} ms; exiting now; threads: {}", graceMs + OVERRUN_MS, threads);
+                else LOG.warn("stopped, but the exit did not finish within {} ms; exiting now; threads: {}", graceMs + OVERRUN_MS, threads);
                 Runtime.getRuntime().halt(done && clean.get() ? 0 : 1);
             });
             watchdog.start();

@@ -4,8 +4,12 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,9 +18,11 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import loomylin.testing.ChildJvm;
 import loomylin.testing.IntegrationTest;
+import loomylin.testing.Stops;
 import loomylin.web.Limits;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
@@ -41,6 +47,8 @@ class StopBoundTest {
     static final long BOUND_PAST_GRACE_MS = 1_000;
     /** What the stop's watchdog logs when it ends the process: a stop, or the exit after it, ran past the bound. */
     static final String WATCHDOG = "did not finish within";
+    /** The dump the watchdog's line names. */
+    static final Pattern WATCHDOG_DUMP = Pattern.compile("did not finish within .*; threads: (/\\S+\\.json)");
     static final String CUT_OFF = "stop: requests still running when the grace ended were cut off without an answer";
 
     /**
@@ -104,7 +112,8 @@ class StopBoundTest {
 
             List<String> problems = new ArrayList<>();
             if (!child.process().waitFor(graceMs + BOUND_PAST_GRACE_MS, TimeUnit.MILLISECONDS)) {
-                problems.add("still running " + (graceMs + BOUND_PAST_GRACE_MS) + " ms after SIGTERM");
+                problems.add("still running " + (graceMs + BOUND_PAST_GRACE_MS) + " ms after SIGTERM; threads: "
+                        + child.dumpThreads("stop-bound-" + twin + "-" + pool));
             } else {
                 if (child.process().exitValue() != 0) problems.add("exit status " + child.process().exitValue() + ", not 0");
                 RawHttp.Outcome outcome = longRequest.get(30, TimeUnit.SECONDS);
@@ -114,7 +123,22 @@ class StopBoundTest {
                 if (STACK_TRACE.matcher(child.output()).find()) problems.add("a stack trace");
                 if (child.count(WATCHDOG) > 0) problems.add("the watchdog ended the process, not the stop");
             }
+            if (!problems.isEmpty()) keepWatchdogDump(child.output());
             return problems.isEmpty() ? "" : what + ": " + String.join("; ", problems) + "\n" + child.output();
+        }
+    }
+
+    /** The thread dump the child's watchdog names in its line, copied beside the test's reports (its own is in the temporary directory). */
+    private static void keepWatchdogDump(String output) {
+        Matcher m = WATCHDOG_DUMP.matcher(output);
+        while (m.find()) {
+            try {
+                Path dump = Path.of(m.group(1));
+                Files.createDirectories(Stops.DUMPS);
+                Files.copy(dump, Stops.DUMPS.resolve(dump.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+            } catch (IOException | RuntimeException e) {
+                // the line itself still names it
+            }
         }
     }
 

@@ -140,6 +140,29 @@ public final class ChildJvm implements AutoCloseable {
         return threads;
     }
 
+    /**
+     * Writes a JSON dump of every thread of the child, virtual ones included ({@code jcmd PID Thread.dump_to_file
+     * -format=json}), under {@link Stops#DUMPS} and returns its path, or why there is none (the child may be gone).
+     */
+    public String dumpThreads(String label) {
+        try {
+            Files.createDirectories(Stops.DUMPS);
+            Path file = Stops.DUMPS.resolve(label.replaceAll("[^A-Za-z0-9._-]", "_") + "-" + pid() + "-" + System.currentTimeMillis() + ".json")
+                    .toAbsolutePath();
+            String jcmd = Path.of(java()).resolveSibling("jcmd").toString();
+            Process dump = new ProcessBuilder(jcmd, String.valueOf(pid()), "Thread.dump_to_file", "-format=json", file.toString())
+                    .redirectErrorStream(true).start();
+            String said = new String(dump.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            dump.waitFor(30, TimeUnit.SECONDS);
+            return Files.exists(file) ? file.toString() : "none (jcmd: " + said.strip() + ")";
+        } catch (IOException e) {
+            return "none (" + e + ")";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "none (interrupted)";
+        }
+    }
+
     /** Everything the child printed so far, stdout and stderr. */
     public String output() {
         try {
