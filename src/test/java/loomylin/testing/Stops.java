@@ -135,7 +135,7 @@ public final class Stops {
                     + " after " + tookMs + " ms (grace " + graceMs + " ms, bound " + bound + " ms); threads during the stop: " + evidence, failure);
         }
         if (taken != null) deleteQuietly(taken);
-        if (pool != null) awaitNoThreads(what, pool + "-");
+        if (pool != null) awaitNoThreads(what, pool.endsWith("-") ? pool : pool + "-");
     }
 
     /** Waits (at most {@link #THREADS_END}) until no thread, virtual ones included, has a name starting with {@code prefix}. */
@@ -153,7 +153,14 @@ public final class Stops {
 
     /** The names of every live thread of this JVM, virtual ones included (from a JSON thread dump). */
     public static List<String> threadNames() {
-        Path file = dump("names");
+        Path file;
+        try {
+            file = Path.of(System.getProperty("java.io.tmpdir"), "loomylin-thread-names-" + ProcessHandle.current().pid() + "-"
+                    + Thread.currentThread().threadId() + "-" + System.nanoTime() + ".json");
+            ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class).dumpThreads(file.toString(), ThreadDumpFormat.JSON);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
         try {
             List<String> names = new ArrayList<>();
             Matcher m = THREAD_NAME.matcher(Files.readString(file));
