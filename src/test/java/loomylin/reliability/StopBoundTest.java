@@ -128,6 +128,63 @@ class StopBoundTest {
         }
     }
 
+    /**
+     * The embedded backend stops after the servers and waits for nothing: hop calls leave the URL hop client's
+     * keep-alive connections to it open, and the stop still ends within the bound. (It used to give them the
+     * backend's own 5 s grace, closing idle connections after 1 s, and the watchdog ended the process:
+     * gfx/results/stop-overruns/embedded-backend-keepalive.json.)
+     */
+    @Test
+    void aStopAfterHopCallsEndsWithinTheBound() throws Exception {
+        try (ChildJvm child = ChildJvm.main("--host", "127.0.0.1", "--port", "0", "--pools", "loom", "--grace-ms", "1000",
+                "--data-file-bytes", String.valueOf(Limits.DATA_FILE_BYTES_MIN)).startReady()) {
+            for (String route : List.of("/hops-blocking?delay=0", "/hops-async?delay=0"))
+                assertEquals(200, RawHttp.get(child.port(), route).status(), route);
+
+            child.signal("TERM");
+
+            assertEquals("", ended(child, 1000, 0));
+        }
+    }
+
+    /**
+     * {@code backend --grace-ms} is the backend's grace: a call answered after 10 s is cut off when it ends, within the
+     * bound. (The backend used to keep a fixed 5 s grace whatever the flag said:
+     * gfx/results/stop-overruns/backend-command-grace.json.)
+     */
+    @Test
+    void theBackendCommandStopsWithinItsGrace() throws Exception {
+        try (ChildJvm child = ChildJvm.main("backend", "--host", "127.0.0.1", "--port", "0", "--grace-ms", "1000").start();
+             ExecutorService client = Executors.newVirtualThreadPerTaskExecutor()) {
+            child.awaitOutput("backend on port", Duration.ofSeconds(60));
+            int port = child.backendPort();
+            client.submit(() -> RawHttp.attempt(port, "GET /echo?delay=10000 HTTP/1.1\r\nHost: x\r\n\r\n", Duration.ofSeconds(60)));
+            // the call is in the backend once its answer is scheduled: the JDK's delay scheduler thread exists from then on
+            // ("ForkJoinPool.commonPool-delayScheduler" on JDK 25, "CompletableFutureDelayScheduler" before)
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> child.threadDump().toLowerCase(java.util.Locale.ROOT).contains("delayscheduler"));
+
+            child.signal("TERM");
+
+            assertEquals("", ended(child, 1000, 1));
+        }
+    }
+
+    /** What a stop that ended did wrong, or "": past the bound, not exit 0, not {@code cutOffs} cut-off warnings, a stack trace, the watchdog. */
+    private static String ended(ChildJvm child, long graceMs, long cutOffs) throws InterruptedException {
+        List<String> problems = new ArrayList<>();
+        if (!child.process().waitFor(graceMs + BOUND_PAST_GRACE_MS, TimeUnit.MILLISECONDS)) {
+            problems.add("still running " + (graceMs + BOUND_PAST_GRACE_MS) + " ms after SIGTERM; threads: " + child.dumpThreads("stop-bound"));
+        } else {
+            if (child.process().exitValue() != 0) problems.add("exit status " + child.process().exitValue() + ", not 0");
+            if (child.count(CUT_OFF) != cutOffs) problems.add(child.count(CUT_OFF) + " cut-off warnings, not " + cutOffs);
+            if (STACK_TRACE.matcher(child.output()).find()) problems.add("a stack trace");
+            if (child.count(WATCHDOG) > 0) problems.add("the watchdog ended the process, not the stop");
+        }
+        if (!problems.isEmpty()) keepWatchdogDump(child.output());
+        return problems.isEmpty() ? "" : String.join("; ", problems) + "\n" + child.output();
+    }
+
     /** The thread dump the child's watchdog names in its line, copied beside the test's reports (its own is in the temporary directory). */
     private static void keepWatchdogDump(String output) {
         Matcher m = WATCHDOG_DUMP.matcher(output);
