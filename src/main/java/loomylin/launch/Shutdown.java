@@ -6,6 +6,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import loomylin.backend.Backend;
 import loomylin.cli.DataFile;
 import org.slf4j.Logger;
@@ -20,7 +21,7 @@ import sun.misc.SignalHandler;
  * makes it exit 1. Whatever happens, the process is gone within the grace plus {@link #OVERRUN_MS}: a watchdog
  * halts it then, with status 1 if the stop has not finished (with the stop's own status if only the JVM's exit
  * was slow), after one warning line naming a JSON dump of every thread (virtual ones included) taken at that
- * moment. A second signal during a stop halts it at once, status 1.
+ * moment; an exit already in the JVM's halt (past the shutdown hooks) is left to finish. A second signal during a stop halts it at once, status 1.
  */
 final class Shutdown {
     private static final Logger LOG = LoggerFactory.getLogger("loomylin");
@@ -45,6 +46,7 @@ final class Shutdown {
         CountDownLatch stopped = new CountDownLatch(1);
         AtomicBoolean stopping = new AtomicBoolean();
         AtomicBoolean clean = new AtomicBoolean();
+        AtomicReference<Thread> exiting = new AtomicReference<>();
         SignalHandler handler = signal -> {
             if (stopping.getAndSet(true)) {
                 LOG.info("SIG{} again: exiting now", signal.getName());
@@ -60,6 +62,10 @@ final class Shutdown {
                     Thread.currentThread().interrupt();
                 }
                 boolean done = stopped.getCount() == 0;
+                // An exit already in the JVM's own halt, past the shutdown hooks, is the last step: halting again
+                // would end nothing sooner, so there is nothing to report (on a loaded machine that step alone
+                // took over 280 ms: gfx/results/stop-overruns/loaded-qtp32-exit-halting.json).
+                if (done && halting(exiting.get())) return;
                 // what held the stop, for whoever reads this line: a JSON dump of every thread, virtual ones included
                 String threads = ThreadDump.toTempFile("loomylin-stop-overrun-", DUMP_MS);
                 if (!done) LOG.warn("stop did not finish within {} ms; exiting now; threads: {}", graceMs + OVERRUN_MS, threads);
@@ -87,7 +93,17 @@ final class Shutdown {
             Thread.currentThread().interrupt();
         }
         LOG.info(clean.get() ? "stopped" : "stopped, but not cleanly (see above)");
+        exiting.set(Thread.currentThread());
         System.exit(clean.get() ? 0 : 1);
+    }
+
+    /** Whether {@code exiting}, the thread in System.exit, has run the shutdown hooks and is in the JVM's halt. */
+    static boolean halting(Thread exiting) {
+        if (exiting == null) return false;
+        for (StackTraceElement f : exiting.getStackTrace()) {
+            if (f.getClassName().equals("java.lang.Shutdown") && f.getMethodName().startsWith("halt")) return true;
+        }
+        return false;
     }
 
     /**
