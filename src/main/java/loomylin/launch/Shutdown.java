@@ -63,8 +63,8 @@ final class Shutdown {
                 }
                 boolean done = stopped.getCount() == 0;
                 // An exit already in the JVM's own halt, past the shutdown hooks, is the last step: halting again
-                // would end nothing sooner, so there is nothing to report (on a loaded machine that step alone
-                // took over 280 ms: gfx/results/stop-overruns/loaded-qtp32-exit-halting.json).
+                // would end nothing sooner, so there is nothing to report (on a loaded machine it was still there
+                // 282 ms after "stopped": gfx/results/stop-overruns/loaded-qtp32-exit-halting.json).
                 if (done && halting(exiting.get())) return;
                 // what held the stop, for whoever reads this line: a JSON dump of every thread, virtual ones included
                 String threads = ThreadDump.toTempFile("loomylin-stop-overrun-", DUMP_MS);
