@@ -36,10 +36,7 @@ class PoolKindsServeEveryRouteTest {
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("kinds")
     void servesEveryRoute(Twin twin, String kind) {
-        // A generous grace: in the full suite, virtual threads of earlier tests' CPU-bound requests can hold the shared
-        // carriers for a while, and a request this test already has its answer to may complete after a 1 s grace. A
-        // request that never completes still fails the stop, 10 s later.
-        Javalin app = twin.start(Twin.options(kind).withGraceMs(10_000).withBackend(java.net.URI.create(BACKEND.url())));
+        Javalin app = twin.start(Twin.options(kind).withBackend(java.net.URI.create(BACKEND.url())));
         try {
             for (String route : ROUTES) {
                 HttpResponse<String> r = Http.get("http://127.0.0.1:" + app.port() + route);
