@@ -11,6 +11,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import loomylin.jetty.Admission;
+import loomylin.web.SchedulerFigures;
 import loomylin.jetty.RequestCounts;
 
 /**
@@ -72,11 +73,12 @@ final class LiveFigures implements AutoCloseable {
         VirtualThreadScheduler.Reading vt = scheduler.read();
         Map<String, Object> v = new LinkedHashMap<>();
         v.put("known", vt.known());
-        v.put("parallelism", vt.parallelism());
-        v.put("carriers", vt.carriers());
-        v.put("mounted", vt.mounted());
-        v.put("queued", vt.queued());
-        v.put("utilisation", Math.round(vt.utilisation() * 100) / 100.0);
+        // "n/a", not -1, where the JDK does not tell (before JDK 24)
+        v.put("parallelism", vt.known() ? vt.parallelism() : SchedulerFigures.NOT_KNOWN);
+        v.put("carriers", vt.known() ? vt.carriers() : SchedulerFigures.NOT_KNOWN);
+        v.put("mounted", vt.known() ? vt.mounted() : SchedulerFigures.NOT_KNOWN);
+        v.put("queued", vt.known() ? vt.queued() : SchedulerFigures.NOT_KNOWN);
+        v.put("utilisation", vt.known() ? Math.round(vt.utilisation() * 100) / 100.0 : SchedulerFigures.NOT_KNOWN);
         out.put("virtualThreads", v);
         return out;
     }

@@ -76,7 +76,7 @@ final class Metrics {
                 .help("Tasks parked on their own virtual thread for a capped VirtualThreadPool's permit: requests, and on jetty-vtp:M also Jetty's own I/O tasks");
         boolean anyTasks = false;
         GaugeSnapshot.Builder admissionLimit = GaugeSnapshot.builder().name("loomylin_admission_limit")
-                .help("--max-in-flight: the most requests Jetty's QoSHandler admits at once (servers with a limit only)");
+                .help("--max-in-flight: the most requests the admission limit admits at once (servers with a limit only)");
         GaugeSnapshot.Builder admitted = GaugeSnapshot.builder().name("loomylin_admission_in_flight")
                 .help("Requests the limit admitted that have not completed: at the limit, the server is full");
         GaugeSnapshot.Builder admissionQueued = GaugeSnapshot.builder().name("loomylin_admission_queued")

@@ -45,7 +45,7 @@ public record RaceSpec(String route, String parameter, int value, int concurrenc
     static String parameter(String route) {
         return switch (route) {
             case Routes.COMPUTATIONAL -> "iterations";
-            case Routes.WAIT_BLOCKING, Routes.WAIT_ASYNC -> "ms";
+            case Routes.WAIT_BLOCKING, Routes.WAIT_ASYNC, Routes.WAIT_LOCKED -> "ms";
             default -> "delay";
         };
     }

@@ -27,7 +27,8 @@ final class VirtualThreadScheduler {
                 number(f, "vtMounted").intValue(), number(f, "vtQueued").longValue());
     }
 
+    /** The figure, or -1 where the JDK does not tell ({@link SchedulerFigures#NOT_KNOWN}). */
     private static Number number(Map<String, Object> figures, String key) {
-        return (Number) figures.get(key);
+        return figures.get(key) instanceof Number n ? n : -1;
     }
 }

@@ -180,7 +180,7 @@ public final class AdvisePage {
         if (coresAtTop >= 0.7 * cores)
             out.add(String.format(Locale.ROOT, "CPU-bound at these rates: at %d req/s the measured %s ms of CPU per request needs %.1f of %d cores. Virtual threads"
                             + " add no capacity past the CPU's knee (%s), and an unbounded virtual-thread server admits every request and then answers none in time:"
-                            + " cap admission (Loomylin's --max-in-flight, Jetty's QoSHandler).", p.rates().getLast(), RunResult.fixed(cpu, 3), coresAtTop, cores,
+                            + " cap admission (Loomylin's --max-in-flight).", p.rates().getLast(), RunResult.fixed(cpu, 3), coresAtTop, cores,
                     rate(Profile.cpuKnee(cores, cpu))));
         if (p.usesBackend())
             out.add(String.format(Locale.ROOT, "A downstream limit: the %d ms wait is %d call(s) to Loomylin's backend, which answers every call after its delay"

@@ -71,6 +71,11 @@ public final class Bench {
             FibersExperiments.run(flags, commandLine, System.out);
             return;
         }
+        if (loomylin.bench.bound.AdmissionBench.NAME.equals(preset)) {
+            BenchFlags.only(flags, preset, loomylin.bench.bound.AdmissionBench.FLAGS);
+            loomylin.bench.bound.AdmissionBench.run(flags, commandLine, System.out);
+            return;
+        }
         if (Bound.NAME.equals(preset)) {
             BenchFlags.only(flags, preset, Bound.FLAGS);
             Bound.run(flags, commandLine, System.out);

@@ -27,7 +27,7 @@ public final class BenchFlags {
     }
 
     public static final List<Flags.Flag> FLAGS = List.of(
-            new Flags.Flag("preset", "smoke|quick|full|latency|scale|hops|seed004|connections|bound|crossover|floor", null, "which runs to make; the flags below replace its lists (default: quick, or, when --pools, --endpoints, --concurrency or --rate list the runs, those runs with 20 s windows)"),
+            new Flags.Flag("preset", "smoke|quick|full|latency|scale|hops|seed004|connections|bound|admission|crossover|floor", null, "which runs to make; the flags below replace its lists (default: quick, or, when --pools, --endpoints, --concurrency or --rate list the runs, those runs with 20 s windows)"),
             new Flags.Flag("pools", "KIND,KIND,...", null, "pools to compare (default: the preset's); KIND is " + loomylin.jetty.PoolKind.HELP),
             new Flags.Flag("endpoints", "ROUTE[?QUERY],...", null, "endpoints to load, query kept, e.g. wait-blocking?ms=1000 (default: the preset's)"),
             new Flags.Flag("concurrency", "N,N,...", null, "concurrent clients, or open-loop connections, per run (default: the preset's)"),
@@ -49,7 +49,7 @@ public final class BenchFlags {
             new Flags.Flag("target", "URL,URL,...", null, "measure servers already running there, e.g. http://host-b:7000,http://host-b:7002, instead of starting them; their pools replace --pools"),
             new Flags.Flag("metrics", "URL", null, "with --target: the servers' admin port, e.g. http://host-b:7004/metrics, for their CPU, memory and threads"),
             new Flags.Flag("target-wait", "S", "0", "with --target: how long to wait for the targets and metrics to answer (servers still starting) before giving up"),
-            new Flags.Flag("duration", "DURATION", null, "seed004 and bound only: how long each measured run lasts (hey -z, wrk -d), e.g. 8s (default " + FibersExperiments.DURATION + "; bound: 20s)"),
+            new Flags.Flag("duration", "DURATION", null, "seed004, bound and admission only: how long each measured run lasts (hey -z, wrk -d, oha), e.g. 8s (default " + FibersExperiments.DURATION + "; bound: 20s; admission: 30s)"),
             new Flags.Flag("waits", "MS,MS,...", null, "crossover only: the blocking waits per request of the grid (default " + loomylin.bench.crossover.Crossover.WAITS_MS.toString().replaceAll("[\\[\\] ]", "") + ")"),
             new Flags.Flag("cpus", "MS,MS,...", null, "crossover only: the CPU ms per request of the grid (default " + loomylin.bench.crossover.Crossover.CPUS_MS.toString().replaceAll("[\\[\\] ]", "") + ")"),
             new Flags.Flag("calls", "N", null, "crossover only: make every cell's wait N consecutive calls to the backend instead of a sleep (default 0: a sleep)"),
@@ -196,6 +196,11 @@ public final class BenchFlags {
         out.append(String.format("  %-7s %s%n", Bound.NAME, "each pool shape past its bound, with and without --max-in-flight: blocking waits, CPU overload,"
                 + " large bodies on " + Bound.BODIES_POOL + "; 26 runs of --duration (20s) plus about 10 s each; --concurrency B,C,D sets the three loads' clients"
                 + " (1000,2000,500); writes bound.csv, bound.md, bound-*.png, provenance.json"));
+        out.append(String.format("  %-7s %s%n", loomylin.bench.bound.AdmissionBench.NAME, "what --max-in-flight delivers under bound's CPU overload: each pool"
+                + " behind the limit, open loop at " + loomylin.bench.bound.AdmissionBench.OPEN_RATES + " x the sized rate and closed loop at "
+                + loomylin.bench.bound.AdmissionBench.CLOSED_CLIENTS + " clients (oha; 2xx latency apart), --repeat (" + loomylin.bench.bound.AdmissionBench.REPEAT
+                + ") interleaved; " + loomylin.bench.bound.AdmissionBench.POOLS.size() * 3 * loomylin.bench.bound.AdmissionBench.REPEAT + " runs of --duration ("
+                + loomylin.bench.bound.AdmissionBench.WINDOW.toSeconds() + "s) plus about 15 s each; writes admission.csv, admission.md, provenance.json"));
         out.append(String.format("  %-7s %s%n", loomylin.bench.crossover.Crossover.NAME, "where virtual threads pay off: /mixed over a grid of waits (--waits) x CPU (--cpus) on loom, qtp:200,"
                 + " a Little's-law pool, " + loomylin.bench.crossover.Shapes.PREFERRED + ", and /mixed-async on " + String.join(", ", loomylin.bench.crossover.Shapes.ASYNC)
                 + "; wrk windows of --measure (20) s after a --warmup (3s) at c=--concurrency (400); prints its estimate;"

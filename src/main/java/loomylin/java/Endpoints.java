@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import loomylin.jetty.ServerOptions;
 import loomylin.web.AsyncWriters;
 import loomylin.web.FileBody;
@@ -21,6 +22,7 @@ import org.eclipse.jetty.util.thread.ThreadPool;
 
 /** The handlers behind every route, one method each. */
 public final class Endpoints {
+    private static final String LOCK_ATTRIBUTE = "loomylin.wait-locked.lock";
     private final ServerOptions options;
     private final ThreadPool pool;
     private final HopClient hops;
@@ -48,6 +50,45 @@ public final class Endpoints {
     public void waitBlocking(Context ctx) throws InterruptedException {
         int ms = Params.integer(ctx.queryParams("ms"), "ms", Limits.MS_DEFAULT, 0, Limits.MS_MAX);
         Thread.sleep(ms);
+        ctx.result(Protocol.HELLO);
+    }
+
+    /**
+     * Waits {@code ms} on the request thread while holding a lock of its own: inside {@code synchronized}, under a
+     * {@link ReentrantLock}, or in {@code Object.wait} (which gives the monitor back while it waits). The lock is
+     * new per request, so no request ever waits for another; only a virtual thread's carrier pinned by the monitor
+     * (JDK 21 and older) can slow it. The lock is kept as a request attribute so that the JIT cannot elide it.
+     */
+    public void waitLocked(Context ctx) throws InterruptedException {
+        int ms = Params.integer(ctx.queryParams("ms"), "ms", Limits.MS_DEFAULT, 0, Limits.MS_MAX);
+        String kind = Params.choice(ctx.queryParams("lock"), "lock", Limits.LOCK_DEFAULT, Limits.LOCKS);
+        switch (kind) {
+            case "synchronized" -> {
+                Object lock = new Object();
+                ctx.attribute(LOCK_ATTRIBUTE, lock);
+                synchronized (lock) {
+                    Thread.sleep(ms);
+                }
+            }
+            case "reentrant" -> {
+                ReentrantLock lock = new ReentrantLock();
+                ctx.attribute(LOCK_ATTRIBUTE, lock);
+                lock.lock();
+                try {
+                    Thread.sleep(ms);
+                } finally {
+                    lock.unlock();
+                }
+            }
+            default -> {
+                Object lock = new Object();
+                ctx.attribute(LOCK_ATTRIBUTE, lock);
+                long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ms);
+                synchronized (lock) {
+                    for (long left = end - System.nanoTime(); left > 0; left = end - System.nanoTime()) TimeUnit.NANOSECONDS.timedWait(lock, left);
+                }
+            }
+        }
         ctx.result(Protocol.HELLO);
     }
 

@@ -1,13 +1,11 @@
 package loomylin.jetty;
 
 import io.javalin.config.JavalinConfig;
-import java.time.Duration;
 import loomylin.jetty.internal.Connectors;
 import loomylin.json.Json;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.eclipse.jetty.server.handler.MinimumDataRateHandler;
-import org.eclipse.jetty.server.handler.QoSHandler;
 
 /**
  * The Jetty settings every Loomylin server shares whatever its pool or twin: one connector with a deep
@@ -17,7 +15,7 @@ import org.eclipse.jetty.server.handler.QoSHandler;
  *
  * <p>The handler chain, outermost first: {@link RequestCounts} (every answer counted, for the admin port's
  * /metrics), {@link QueryCheck} (400 for a malformed percent-escape),
- * {@link QoSHandler} when {@code --max-in-flight} is set, {@link GracefulHandler}, Jetty's
+ * {@link AdmissionLimit} when {@code --max-in-flight} is set, {@link GracefulHandler}, Jetty's
  * {@link MinimumDataRateHandler} (a body read slower than the rate fails; itself a StatisticsHandler, next to
  * Javalin's, so it counts the same requests whichever of the two /pool finds first), then the
  * {@link org.eclipse.jetty.server.handler.StatisticsHandler} Javalin puts in front of the app. /pool reads
@@ -72,19 +70,9 @@ public final class JettySetup {
             server.setErrorHandler(new OneLineErrorHandler());
             if (options.minBodyRate() > 0) server.insertHandler(new MinimumDataRateHandler(options.minBodyRate(), 0));
             server.insertHandler(new GracefulHandler());
-            if (options.maxInFlight() > 0) server.insertHandler(qos(options));
+            if (options.maxInFlight() > 0) server.insertHandler(new AdmissionLimit(options.maxInFlight(), options.maxInFlightWaitMs()));
             server.insertHandler(new QueryCheck());
             server.insertHandler(new RequestCounts());
         });
-    }
-
-    private static QoSHandler qos(ServerOptions options) {
-        QoSHandler qos = new RetryAfterQoSHandler();
-        qos.setMaxRequestCount(options.maxInFlight());
-        qos.setMaxSuspend(Duration.ofMillis(Math.max(1, options.maxInFlightWaitMs())));
-        // Jetty reads a zero wait as "wait for ever"; --max-in-flight-wait-ms 0 means "refuse at once"
-        if (options.maxInFlightWaitMs() == 0) qos.setMaxSuspendedRequestCount(0);
-        qos.excludePath("/pool"); // the figures must stay readable when the server is at its limit
-        return qos;
     }
 }

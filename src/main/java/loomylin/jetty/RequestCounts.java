@@ -10,7 +10,7 @@ import org.eclipse.jetty.util.Callback;
 
 /**
  * The outermost handler of every Loomylin server: every answer passes through it, the 503s of
- * {@code --max-in-flight}'s QoSHandler and of a graceful stop included (they are written inside it, outside
+ * {@code --max-in-flight}'s limit and of a graceful stop included (they are written inside it, outside
  * the StatisticsHandler /pool reads). It counts answers by status class, requests in flight and their
  * high-water mark, and keeps a latency histogram, from the moment Jetty hands over a parsed request to the
  * moment its answer is complete. A request still waiting in a platform pool's queue has not reached any

@@ -19,7 +19,7 @@ import java.nio.file.Path;
  * @param hopTimeoutMs how long a backend call may take in all
  * @param hopClient The blocking client /hops-blocking waits on.
  * @param graceMs On stop, in-flight requests get this long to finish.
- * @param maxInFlight Requests handled at once before Jetty's QoSHandler queues the rest; 0 = no limit.
+ * @param maxInFlight Requests handled at once before {@link AdmissionLimit} queues the rest; 0 = no limit.
  * @param maxInFlightWaitMs How long a request queued by the limit waits before it gets 503.
  * @param twin Which twin serves, for logs and /pool.
  * @param dataFile The file /mixed and /mixed-async read, made at start-up by whoever starts the servers.

@@ -33,7 +33,7 @@ public final class ServeFlags {
             new Flags.Flag("hop-timeout-ms", "MS", "5000", "backend answer timeout of each hop"),
             new Flags.Flag("hop-client", "url|jdk|jetty", "url", "the blocking client /hops-blocking waits on: HttpURLConnection, JDK HttpClient.send, Jetty's HttpClient"),
             new Flags.Flag("grace-ms", "MS", "5000", "on stop, how long in-flight requests may take to finish; the process ends within this + 1 s"),
-            new Flags.Flag("max-in-flight", "N", "0", "requests handled at once per server before the rest queue (Jetty QoSHandler); 0 = no limit"),
+            new Flags.Flag("max-in-flight", "N", "0", "requests handled at once per server before the rest queue; 0 = no limit"),
             new Flags.Flag("max-in-flight-wait-ms", "MS", "1000", "how long a queued request waits before 503 + Retry-After"),
             new Flags.Flag("data-file-bytes", "BYTES", String.valueOf(Limits.DATA_FILE_BYTES_DEFAULT),
                     "size of the random data file /mixed reads, made at start-up and deleted on exit (" + Limits.DATA_FILE_BYTES_MIN + "-" + Limits.DATA_FILE_BYTES_MAX + ")"),

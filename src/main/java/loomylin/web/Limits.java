@@ -12,6 +12,9 @@ public final class Limits {
     public static final int ITERATIONS_MAX = 10_000_000; // about 0.1-0.3 s of one core
     public static final int MS_DEFAULT = 100;
     public static final int MS_MAX = 60_000;
+    /** /wait-locked's lock: a monitor held while sleeping, a ReentrantLock held while sleeping, or Object.wait on a monitor. */
+    public static final java.util.List<String> LOCKS = java.util.List.of("synchronized", "reentrant", "wait");
+    public static final String LOCK_DEFAULT = "synchronized";
     public static final int DELAY_DEFAULT = 100;
     public static final int DELAY_MAX = 60_000;
 

@@ -3,7 +3,8 @@ package loomylin.web;
 import java.util.List;
 
 /**
- * Reads one whole-number query parameter strictly: ASCII digits only, given at most once, within a range.
+ * Reads one query parameter strictly: a whole number (ASCII digits only, within a range), a yes/no, or one of
+ * a fixed set of words; each given at most once.
  * Shared by both twins so that a bad request gets the same one-line answer from either.
  */
 public final class Params {
@@ -31,6 +32,16 @@ public final class Params {
             case "false" -> false;
             default -> throw new BadParameter(name + " must be true or false, got '" + printable(values.get(0)) + "'");
         };
+    }
+
+    /** One of {@code choices}; absent is {@code fallback}; given, exactly one of them, once. */
+    public static String choice(List<String> values, String name, String fallback, List<String> choices) {
+        if (values == null || values.isEmpty()) return fallback;
+        if (values.size() > 1) throw new BadParameter(name + " given " + values.size() + " times; give it once");
+        String raw = values.get(0);
+        if (!choices.contains(raw))
+            throw new BadParameter(name + " must be one of " + String.join(", ", choices) + ", got '" + printable(raw) + "'");
+        return raw;
     }
 
     private static String rangeText(String name, int min, int max) {

@@ -14,6 +14,7 @@ public final class Routes {
     public static final String COMPUTATIONAL = "/computational";
     public static final String WAIT_BLOCKING = "/wait-blocking";
     public static final String WAIT_ASYNC = "/wait-async";
+    public static final String WAIT_LOCKED = "/wait-locked";
     public static final String HOPS_BLOCKING = "/hops-blocking";
     public static final String HOPS_ASYNC = "/hops-async";
     public static final String MIXED = "/mixed";
@@ -21,7 +22,7 @@ public final class Routes {
     public static final String POOL = "/pool";
 
     /** Every route, in the order the help lists them. */
-    public static final List<String> ALL = List.of(COMPUTATIONAL, WAIT_BLOCKING, WAIT_ASYNC, HOPS_BLOCKING, HOPS_ASYNC, MIXED, MIXED_ASYNC, POOL);
+    public static final List<String> ALL = List.of(COMPUTATIONAL, WAIT_BLOCKING, WAIT_ASYNC, WAIT_LOCKED, HOPS_BLOCKING, HOPS_ASYNC, MIXED, MIXED_ASYNC, POOL);
 
     /** The routes that do work, the ones a load test may aim at ({@link #POOL} only reports). */
     public static final List<String> WORKLOADS = ALL.stream().filter(r -> !r.equals(POOL)).toList();

@@ -23,6 +23,7 @@ object AppServer {
             config.routes.get(Routes.COMPUTATIONAL, endpoints::computational)
             config.routes.get(Routes.WAIT_BLOCKING, endpoints::waitBlocking)
             config.routes.get(Routes.WAIT_ASYNC, endpoints::waitAsync)
+            config.routes.get(Routes.WAIT_LOCKED, endpoints::waitLocked)
             config.routes.get(Routes.HOPS_BLOCKING, endpoints::hopsBlocking)
             config.routes.get(Routes.HOPS_ASYNC, endpoints::hopsAsync)
             config.routes.get(Routes.MIXED, endpoints::mixed)

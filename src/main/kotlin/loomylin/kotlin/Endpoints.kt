@@ -4,6 +4,8 @@ import io.javalin.http.Context
 import java.util.concurrent.CompletableFuture
 import java.util.concurrent.Executor
 import java.util.concurrent.TimeUnit
+import java.util.concurrent.locks.ReentrantLock
+import kotlin.concurrent.withLock
 import loomylin.jetty.ServerOptions
 import loomylin.web.AsyncWriters
 import loomylin.web.FileBody
@@ -35,6 +37,41 @@ class Endpoints(private val options: ServerOptions, private val pool: ThreadPool
     fun waitBlocking(ctx: Context) {
         val ms = Params.integer(ctx.queryParams("ms"), "ms", Limits.MS_DEFAULT, 0, Limits.MS_MAX)
         Thread.sleep(ms.toLong())
+        ctx.result(Protocol.HELLO)
+    }
+
+    /**
+     * Waits `ms` on the request thread while holding a lock of its own: inside `synchronized`, under a
+     * [ReentrantLock], or in `Object.wait` (which gives the monitor back while it waits). The lock is new per
+     * request, so no request ever waits for another; only a virtual thread's carrier pinned by the monitor
+     * (JDK 21 and older) can slow it. The lock is kept as a request attribute so that the JIT cannot elide it.
+     */
+    fun waitLocked(ctx: Context) {
+        val ms = Params.integer(ctx.queryParams("ms"), "ms", Limits.MS_DEFAULT, 0, Limits.MS_MAX)
+        when (Params.choice(ctx.queryParams("lock"), "lock", Limits.LOCK_DEFAULT, Limits.LOCKS)) {
+            "synchronized" -> {
+                val lock = Any()
+                ctx.attribute(LOCK_ATTRIBUTE, lock)
+                synchronized(lock) { Thread.sleep(ms.toLong()) }
+            }
+            "reentrant" -> {
+                val lock = ReentrantLock()
+                ctx.attribute(LOCK_ATTRIBUTE, lock)
+                lock.withLock { Thread.sleep(ms.toLong()) }
+            }
+            else -> {
+                val lock = Any()
+                ctx.attribute(LOCK_ATTRIBUTE, lock)
+                val end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ms.toLong())
+                synchronized(lock) {
+                    var left = end - System.nanoTime()
+                    while (left > 0) {
+                        TimeUnit.NANOSECONDS.timedWait(lock, left)
+                        left = end - System.nanoTime()
+                    }
+                }
+            }
+        }
         ctx.result(Protocol.HELLO)
     }
 
@@ -119,3 +156,5 @@ private fun token(ctx: Context): String {
 /** The backend delay to ask for, or null for the backend's default. */
 private fun delay(ctx: Context): Int? =
     if (ctx.queryParams("delay").isEmpty()) null else Params.integer(ctx.queryParams("delay"), "delay", 0, 0, Limits.DELAY_MAX)
+
+private const val LOCK_ATTRIBUTE = "loomylin.wait-locked.lock"

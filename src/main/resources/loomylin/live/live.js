@@ -134,7 +134,7 @@ function update(live) {
   const vt = live.virtualThreads;
   document.getElementById('carriers').textContent = vt.known
     ? `Virtual threads: ${vt.mounted} mounted on ${vt.carriers} carrier threads (parallelism ${vt.parallelism}, utilisation ${vt.utilisation}), ${vt.queued} waiting for a carrier.`
-    : 'Virtual-thread scheduler figures need JDK 24 or later.';
+    : 'Virtual threads: carriers, mounted and waiting n/a (the scheduler tells them from JDK 24 on).';
   race(live.race);
 }
 

@@ -71,6 +71,7 @@ class HostileInputTest {
             new Route("/computational", "iterations", Limits.ITERATIONS_MAX),
             new Route("/wait-blocking", "ms", Limits.MS_MAX),
             new Route("/wait-async", "ms", Limits.MS_MAX),
+            new Route("/wait-locked", "ms", Limits.MS_MAX),
             new Route("/hops-blocking", "delay", Limits.DELAY_MAX),
             new Route("/hops-async", "delay", Limits.DELAY_MAX),
             new Route("/mixed", "cpu", Limits.CPU_MAX), new Route("/mixed", "sleep", Limits.MS_MAX), new Route("/mixed", "file", TestData.BYTES),

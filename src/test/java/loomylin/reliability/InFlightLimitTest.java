@@ -29,7 +29,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * than five requests in flight plus itself.
  *
  * <p>Pools: loom and qtp:32. Not qtp:4: its one or two free worker threads are a tighter limit than five,
- * so requests wait in the pool's own queue before the QoSHandler ever sees them (see the README).
+ * so requests wait in the pool's own queue before the admission limit ever sees them (see the README).
  */
 class InFlightLimitTest {
     static final int LIMIT = 5;

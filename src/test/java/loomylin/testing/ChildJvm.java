@@ -141,22 +141,31 @@ public final class ChildJvm implements AutoCloseable {
     }
 
     /**
-     * Writes a JSON dump of every thread of the child, virtual ones included ({@code jcmd PID Thread.dump_to_file
-     * -format=json}), under {@link Stops#DUMPS} and returns its path, or why there is none (the child may be gone).
+     * Every thread of the child, virtual ones included, with its state and stack, as JSON in {@code file}
+     * ({@code jcmd PID Thread.dump_to_file -format=json}); returns the file.
+     */
+    public Path jsonThreadDump(Path file) throws IOException, InterruptedException {
+        String jcmd = Path.of(java()).resolveSibling("jcmd").toString();
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        Files.deleteIfExists(file);
+        Process dump = new ProcessBuilder(jcmd, String.valueOf(pid()), "Thread.dump_to_file", "-format=json", file.toAbsolutePath().toString())
+                .redirectErrorStream(true).start();
+        String said = new String(dump.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!dump.waitFor(30, TimeUnit.SECONDS) || dump.exitValue() != 0 || !Files.exists(file))
+            throw new IOException("jcmd " + pid() + " Thread.dump_to_file failed: " + said.strip());
+        return file;
+    }
+
+    /**
+     * A JSON dump of every thread of the child ({@link #jsonThreadDump}) under {@link Stops#DUMPS}: its path, or why
+     * there is none (the child may be gone).
      */
     public String dumpThreads(String label) {
+        Path file = Stops.DUMPS.resolve(label.replaceAll("[^A-Za-z0-9._-]", "_") + "-" + pid() + "-" + System.currentTimeMillis() + ".json");
         try {
-            Files.createDirectories(Stops.DUMPS);
-            Path file = Stops.DUMPS.resolve(label.replaceAll("[^A-Za-z0-9._-]", "_") + "-" + pid() + "-" + System.currentTimeMillis() + ".json")
-                    .toAbsolutePath();
-            String jcmd = Path.of(java()).resolveSibling("jcmd").toString();
-            Process dump = new ProcessBuilder(jcmd, String.valueOf(pid()), "Thread.dump_to_file", "-format=json", file.toString())
-                    .redirectErrorStream(true).start();
-            String said = new String(dump.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            dump.waitFor(30, TimeUnit.SECONDS);
-            return Files.exists(file) ? file.toString() : "none (jcmd: " + said.strip() + ")";
+            return jsonThreadDump(file).toAbsolutePath().toString();
         } catch (IOException e) {
-            return "none (" + e + ")";
+            return "none (" + e.getMessage() + ")";
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return "none (interrupted)";

@@ -220,7 +220,9 @@ public final class Bound {
                  QueueSampler queues = new QueueSampler(metrics, SAMPLE_EVERY)) {
                 // the warm-up loads the cheap probe, not the load itself: a warm-up past the bound would leave a backlog
                 // (requests whose clients have gone still run) that the measured window would start behind
-                WrkRun.measure(wrk, server.uri(PROBE), (int) WARMUP.toSeconds(), Math.min(load.concurrency(), 50), timeoutS, cores, proc);
+                // and, with a limit, no more clients than it admits: a burst past the limit is a load of its own
+                int warmupClients = Math.min(load.concurrency(), limit > 0 ? Math.min(limit, 50) : 50);
+                WrkRun.measure(wrk, server.uri(PROBE), (int) WARMUP.toSeconds(), warmupClients, timeoutS, cores, proc);
                 ProcStatus idle = ProcReader.SYSTEM.status(server.pid())
                         .orElseThrow(() -> new StartupFailure("server exited after the warm-up: " + server.outputTail()));
                 double idleHeap = QueueSampler.heapUsedBytes(metrics);

@@ -41,6 +41,61 @@ public final class OhaRun {
     }
 
     /**
+     * One oha run with the latency of 2xx answers kept apart ({@code --stats-success-breakdown}): {@code ok} is
+     * over the 2xx answers only, {@code deadlineAborts} the requests still running when a {@code -z} window ended
+     * (oha aborts them; not a failure of the server), {@code errors} every other request without an answer
+     * (timeouts, refused or reset connections).
+     */
+    public record Split(Measured all, Measured.Latency ok, long deadlineAborts, long errors) {
+    }
+
+    /** Open loop: {@code rate} requests a second for {@code window}, over {@code connections} connections, latency from each request's due time. */
+    public static Split openSplit(Path oha, URI url, int rate, Duration window, int connections, int timeoutS, ProcSampler sampler) throws IOException {
+        int requests = (int) Math.max(1, rate * window.toSeconds());
+        return split(List.of(oha.toString(), "-n", Integer.toString(requests), "-c", Integer.toString(connections), "-q", Integer.toString(rate),
+                "--latency-correction"), url, requests, Duration.ofSeconds(60 + window.toSeconds() + 2L * timeoutS), timeoutS, sampler);
+    }
+
+    /** Closed loop: {@code connections} clients sending back to back for {@code window}; requests running at its end are aborted. */
+    public static Split closedSplit(Path oha, URI url, Duration window, int connections, int timeoutS, ProcSampler sampler) throws IOException {
+        return split(List.of(oha.toString(), "-z", window.toSeconds() + "s", "-c", Integer.toString(connections)), url, -1,
+                Duration.ofSeconds(60 + window.toSeconds() + 2L * timeoutS), timeoutS, sampler);
+    }
+
+    private static Split split(List<String> head, URI url, long requests, Duration bound, int timeoutS, ProcSampler sampler) throws IOException {
+        Path out = Files.createTempFile("loomylin-oha-", ".json");
+        try {
+            List<String> command = new java.util.ArrayList<>(head);
+            command.addAll(List.of("-t", timeoutS + "s", "--stats-success-breakdown", "--no-tui", "--output-format", "json", url.toString()));
+            ClientProcess.Finished f = ClientProcess.run(List.of(), command, out, bound, sampler, "oha");
+            return parseSplit(Files.readString(out, StandardCharsets.UTF_8), requests, f.wallS(), f.cpuS());
+        } finally {
+            Files.deleteIfExists(out);
+        }
+    }
+
+    /** {@link #parse}, plus {@code latencyPercentilesSuccessful} and {@code errorDistribution}; {@code sent} -1 = answers plus errors. */
+    public static Split parseSplit(String json, long sent, double wallS, double cpuS) {
+        if (!(Json.parse(json.strip()) instanceof Map<?, ?> doc)) throw new IllegalArgumentException("oha's JSON is not an object");
+        long aborts = 0;
+        long errors = 0;
+        if (doc.get("errorDistribution") instanceof Map<?, ?> e) {
+            for (Map.Entry<?, ?> x : e.entrySet()) {
+                long n = ((Number) x.getValue()).longValue();
+                if (String.valueOf(x.getKey()).contains("aborted due to deadline")) aborts += n;
+                else errors += n;
+            }
+        }
+        Measured all = parse(json, 0, wallS, cpuS);
+        long total = sent >= 0 ? sent : all.answered() + errors;
+        all = new Measured(total, all.answered(), all.ok(), all.latency(), wallS, cpuS);
+        Map<?, ?> p = doc.get("latencyPercentilesSuccessful") instanceof Map<?, ?> m ? m : Map.of();
+        Measured.Latency ok = all.ok() == 0 ? Measured.Latency.NONE
+                : new Measured.Latency(ms(p.get("p50")), ms(p.get("p90")), ms(p.get("p99")), ms(p.get("p99.9")), Double.NaN);
+        return new Split(all, ok, aborts, errors);
+    }
+
+    /**
      * oha's {@code --output-format json}: {@code statusCodeDistribution} counts answers by status,
      * {@code latencyPercentiles} and {@code summary.slowest} are in seconds (null without answers).
      */

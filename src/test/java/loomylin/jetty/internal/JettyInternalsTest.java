@@ -112,6 +112,56 @@ class JettyInternalsTest {
     }
 
     /**
+     * Jetty 12.1.14's capped VirtualThreadPool releases a permit in the {@code InterruptedException} path of
+     * {@code acquire()} (its {@code execute} lambda is {@code try { acquire(); run(); } finally { release(); }}), so
+     * each waiter interrupted before it got a permit raises the cap by one. Loomylin never interrupts a
+     * VirtualThreadPool's waiters (its stop leaves them to the graceful stop, GracefulStop), and {@link TaskPermits}
+     * clamps its reading at 0 free permits. When this test fails, Jetty has fixed it: drop the clamp's comment.
+     */
+    @Test
+    void anInterruptedPermitWaiterRaisesACappedPoolsCapByOne() throws Exception {
+        java.util.Queue<Thread> threads = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        VirtualThreadPool pool = new VirtualThreadPool(2);
+        pool.setVirtualThreadsExecutor(java.util.concurrent.Executors.newThreadPerTaskExecutor(task -> {
+            Thread t = Thread.ofVirtual().unstarted(task);
+            threads.add(t);
+            return t;
+        }));
+        pool.start();
+        CountDownLatch release = new CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicInteger running = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger mostAtOnce = new java.util.concurrent.atomic.AtomicInteger();
+        Runnable hold = () -> {
+            mostAtOnce.accumulateAndGet(running.incrementAndGet(), Math::max);
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                running.decrementAndGet();
+            }
+        };
+        try {
+            pool.execute(hold);
+            pool.execute(hold);
+            await().atMost(Duration.ofSeconds(10)).until(() -> running.get() == 2);
+            pool.execute(hold); // waits for a permit
+            await().atMost(Duration.ofSeconds(10)).until(() -> TaskPermits.of(pool).map(p -> p.waiting() == 1).orElse(false));
+            Thread waiter = threads.stream()
+                    .filter(t -> java.util.Arrays.stream(t.getStackTrace()).anyMatch(f -> f.getClassName().startsWith("java.util.concurrent.Semaphore")))
+                    .findFirst().orElseThrow();
+            waiter.interrupt();
+            await().atMost(Duration.ofSeconds(10)).until(() -> !waiter.isAlive());
+            pool.execute(hold); // with the cap honoured, this one would wait
+            await().atMost(Duration.ofSeconds(10)).until(() -> running.get() == 3);
+            assertEquals(3, mostAtOnce.get(), "a pool capped at 2 ran 3 tasks at once after one waiter was interrupted");
+        } finally {
+            release.countDown();
+            pool.stop();
+        }
+    }
+
+    /**
      * The header deadline reads the connection's parser state and Jetty's count of requests whose headers are
      * complete: on a bare fenced connector, headers sent a line at a time get the 408 (if either read broke, the
      * connection would stay open and this would time out), while a complete request on the same kind of

@@ -1,0 +1,211 @@
+package loomylin.bench.bound;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import loomylin.bench.fibers.Calibration;
+import loomylin.bench.fibers.FibersExperiments;
+import loomylin.bench.load.Client;
+import loomylin.bench.load.ClientBinary;
+import loomylin.bench.load.OhaRun;
+import loomylin.bench.load.WrkRun;
+import loomylin.bench.measure.HttpGet;
+import loomylin.bench.measure.Measured;
+import loomylin.bench.measure.ProcSampler;
+import loomylin.bench.measure.PrometheusText;
+import loomylin.bench.output.Provenance;
+import loomylin.bench.run.FreePort;
+import loomylin.bench.run.ServerProcess;
+import loomylin.cli.Flags;
+import loomylin.cli.StartupFailure;
+import loomylin.cli.UsageError;
+import loomylin.jetty.HopClientKind;
+import loomylin.jetty.PoolKind;
+import loomylin.proc.ProcReader;
+
+/**
+ * {@code bench --preset admission}: does {@code --max-in-flight} deliver what it was sized for under CPU
+ * overload? The load is {@link Bound}'s {@code cpu} cell (the fibers-server seed's 1 s request, 5 % CPU), and
+ * the limit is Little's law on the cores, so the sized capacity is limit / 1 s requests per second. Each pool
+ * shape, behind that limit, gets three loads on a fresh server JVM: open loop at {@link #OPEN_RATES} times the
+ * sized capacity, and closed loop with {@link Bound}'s 2,000 clients that re-send every 503 at once. Every load is
+ * oha, so the latency of the 2xx answers is kept apart from the 503s'.
+ *
+ * <p>Before each load: a warm-up on the probe request with no more clients than the limit (a warm-up past the
+ * limit would leave a queue), then a check that the server is idle (nothing admitted or queued; a run that
+ * starts otherwise is marked and decides nothing). After it: probes until the server answers promptly
+ * ({@link Bound#recovery}). Repeats are interleaved: every pool and load once before the next repeat.
+ *
+ * <p>The goal of an open-loop run: goodput (2xx answers per second of the window) at least {@link #GOAL} of the
+ * sized capacity, and the 2xx answers' p99 under the limit's wait plus the request's own time. Writes
+ * admission.csv (a row per run, as it goes), admission.md and provenance.json.
+ */
+public final class AdmissionBench {
+    public static final String NAME = "admission";
+    public static final Set<String> FLAGS = Set.of("preset", "pools", "duration", "repeat", "heap", "out", "timeout", "twin", "wrk", "oha", "help");
+    public static final List<String> POOLS = List.of("qtp:200", "qtp:64", "loom", "jetty-vtp", "jetty-vtp:64", "qtp-vt:8", "qtp-vtp:8:64");
+    /** Open-loop offers as multiples of the sized capacity. */
+    public static final List<Double> OPEN_RATES = List.of(1.2, 2.0);
+    public static final int CLOSED_CLIENTS = 2000;
+    /** oha's connections in the open loop: room for every request of a 2 s backlog at the highest rate. */
+    static final int OPEN_CONNECTIONS = 500;
+    /** A 1 s request's window: 20 requests and half again per client, as every closed-loop window ({@code Windows}). */
+    public static final Duration WINDOW = Duration.ofSeconds(30);
+    public static final int REPEAT = 3;
+    public static final Duration WARMUP = Duration.ofSeconds(5);
+    public static final double GOAL = 0.8;
+    static final int REQUEST_MS = 1000;
+    static final int MAX_WAIT_MS = 1000;
+
+    /** One load on one pool: open at a multiple of the capacity, or closed. */
+    record Variant(String name, double rate) {
+        boolean open() {
+            return rate > 0;
+        }
+    }
+
+    /**
+     * One run. {@code goodput}: 2xx answers per second of the window; {@code refused}: answers other than 2xx;
+     * {@code errors}: requests without an answer (timeouts, failed connections), not counting those a closed-loop
+     * window's end aborted; {@code idleBefore}: nothing admitted or queued when the load began.
+     */
+    record Row(int repeat, String pool, String variant, int limit, int offered, long sent, long ok, long refused, long errors, double goodput,
+               double okP50Ms, double okP99Ms, double allP99Ms, boolean idleBefore, double recoveryS, String failure) {
+
+        boolean recovered() {
+            return !Double.isNaN(recoveryS);
+        }
+    }
+
+    static List<Variant> variants() {
+        List<Variant> v = new ArrayList<>();
+        for (double r : OPEN_RATES) v.add(new Variant(String.format(Locale.ROOT, "open %.1fx", r), r));
+        v.add(new Variant("closed " + CLOSED_CLIENTS, 0));
+        return v;
+    }
+
+    private AdmissionBench() {
+    }
+
+    public static Path run(Flags flags, String commandLine, PrintStream out) {
+        List<String> pools = FibersExperiments.list(flags, "pools", POOLS);
+        pools.forEach(p -> UsageError.parsing(PoolKind::parse, p));
+        Duration window = flags.get("duration") == null ? WINDOW : flags.duration("duration", Duration.ofSeconds(1), Duration.ofMinutes(10));
+        if (window.toMillis() % 1000 != 0) throw new UsageError("--duration for admission must be whole seconds such as 30s, got " + flags.get("duration"));
+        int repeat = flags.get("repeat") == null ? REPEAT : flags.integer("repeat", 1, 20);
+        String twin = flags.value("twin", loomylin.jetty.Twin::parse).label();
+        String heap = flags.heap("heap", Bound.HEAP);
+        int timeoutS = flags.integer("timeout", 1, 600);
+        java.util.OptionalLong openFiles = loomylin.proc.ProcLimits.openFiles(loomylin.proc.ProcLimits.SELF);
+        if (openFiles.isPresent() && openFiles.getAsLong() < CLOSED_CLIENTS + Bound.SPARE_FILES)
+            throw new UsageError("admission's closed loop needs about " + (CLOSED_CLIENTS + Bound.SPARE_FILES) + " open files per process, but the limit is "
+                    + openFiles.getAsLong() + "; raise it (ulimit -n " + (CLOSED_CLIENTS + Bound.SPARE_FILES) + ")");
+        Path wrk = ClientBinary.locate(Client.WRK, flags.get("wrk") == null ? null : Path.of(flags.get("wrk")));
+        Path oha = ClientBinary.locate(Client.OHA, flags.get("oha") == null ? null : Path.of(flags.get("oha")));
+        Path dir = Path.of(flags.get("out")).toAbsolutePath();
+        int cores = Runtime.getRuntime().availableProcessors();
+        try {
+            Files.createDirectories(dir);
+            Path serversLog = dir.resolve("servers.log");
+            Files.writeString(serversLog, "");
+            Calibration calibration = Calibration.measure();
+            Bound.Load cpu = Bound.loads(calibration, cores, List.of(1, CLOSED_CLIENTS, 1), pools).get(1);
+            int capacity = cpu.limit() * 1000 / REQUEST_MS;
+            List<Variant> variants = variants();
+            int runs = repeat * pools.size() * variants.size();
+            out.printf(Locale.ROOT, "bench: preset %s, %d runs of %d s, about %d minutes; %s, --max-in-flight %d: sized for %d req/s%n", NAME, runs,
+                    window.toSeconds(), (runs * (window.toSeconds() + WARMUP.toSeconds() + Bound.OVERHEAD_S) + 59) / 60, cpu.pathAndQuery(), cpu.limit(),
+                    capacity);
+            Path csv = dir.resolve("admission.csv");
+            Files.writeString(csv, AdmissionReport.CSV_HEADER + "\n");
+            List<Row> rows = new ArrayList<>();
+            int n = 0;
+            for (int r = 1; r <= repeat; r++) {
+                for (String pool : pools) {
+                    for (Variant v : variants) {
+                        n++;
+                        String started = java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+                        Row row = one(r, cpu, capacity, pool, v, twin, heap, wrk, oha, window, timeoutS, cores, serversLog);
+                        rows.add(row);
+                        Files.writeString(csv, AdmissionReport.csvLine(row, started, java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+                                .toString(), loadAverage()) + "\n", StandardOpenOption.APPEND);
+                        out.printf(Locale.ROOT, "bench: %d/%d repeat %d %s %s: %s%n", n, runs, r, pool, v.name(), row.failure() != null ? "N/A (" + row.failure() + ")"
+                                : String.format(Locale.ROOT, "goodput %.1f req/s (%.2f of %d), 2xx p99 %s ms, %d refused, %d errors, %s%s", row.goodput(),
+                                row.goodput() / capacity, capacity, loomylin.bench.run.RunResult.fixed(row.okP99Ms(), 0), row.refused(), row.errors(),
+                                row.recovered() ? "recovered" : "not recovered", row.idleBefore() ? "" : ", NOT IDLE BEFORE THE LOAD"));
+                    }
+                }
+            }
+            Provenance provenance = Provenance.collect(commandLine, dir, Map.of("wrk", ClientBinary.version(Client.WRK, wrk), "oha",
+                    ClientBinary.version(Client.OHA, oha)), Map.of());
+            provenance.write(dir);
+            AdmissionReport.write(dir, provenance, cpu, capacity, rows, window);
+            out.printf("bench: done; %s%n", dir.resolve("admission.md"));
+            return dir;
+        } catch (IOException e) {
+            throw new StartupFailure("bench: " + e.getMessage());
+        }
+    }
+
+    private static Row one(int repeat, Bound.Load cpu, int capacity, String pool, Variant v, String twin, String heap, Path wrk, Path oha,
+                           Duration window, int timeoutS, int cores, Path serversLog) throws IOException {
+        Files.writeString(serversLog, "=== repeat " + repeat + " " + pool + " " + v.name() + "\n", StandardOpenOption.APPEND);
+        int adminPort = FreePort.pick();
+        List<String> more = List.of("--admin-port", Integer.toString(adminPort), "--max-in-flight", Integer.toString(cpu.limit()),
+                "--max-in-flight-wait-ms", Integer.toString(MAX_WAIT_MS));
+        URI unused = URI.create("http://" + ServerProcess.HOST + ":1");
+        int offered = v.open() ? (int) Math.round(v.rate() * capacity) : 0;
+        ServerProcess server = ServerProcess.server(List.of(), pool, twin, heap, FreePort.pick(), unused, HopClientKind.JDK, serversLog, more);
+        try {
+            server.awaitPool(pool, twin);
+            URI metrics = URI.create("http://" + ServerProcess.HOST + ":" + adminPort + "/metrics");
+            try (ProcSampler proc = new ProcSampler(ProcReader.SYSTEM, server.pid(), Bound.SAMPLE_EVERY)) {
+                WrkRun.measure(wrk, server.uri(Bound.PROBE), (int) WARMUP.toSeconds(), Math.min(cpu.limit(), 50), timeoutS, cores, proc);
+                boolean idle = idle(metrics);
+                URI url = server.uri(cpu.pathAndQuery());
+                OhaRun.Split s = v.open()
+                        ? OhaRun.openSplit(oha, url, offered, window, OPEN_CONNECTIONS, timeoutS, proc)
+                        : OhaRun.closedSplit(oha, url, window, CLOSED_CLIENTS, timeoutS, proc);
+                double recoveryS = Bound.recovery(server);
+                if (!server.alive()) return failed(repeat, pool, v, cpu.limit(), offered, "server exited during the run: " + server.outputTail());
+                Measured m = s.all();
+                return new Row(repeat, pool, v.name(), cpu.limit(), offered, m.sent(), m.ok(), m.answered() - m.ok(), s.errors(),
+                        m.ok() / (double) window.toSeconds(), s.ok().p50Ms(), s.ok().p99Ms(), m.latency().p99Ms(), idle, recoveryS, null);
+            }
+        } catch (StartupFailure | IllegalArgumentException e) {
+            String line = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+            return failed(repeat, pool, v, cpu.limit(), offered, line.length() > 160 ? line.substring(0, 160) + "..." : line);
+        } finally {
+            server.close();
+        }
+    }
+
+    /** Nothing admitted (but the scrape itself, which bypasses the limit) and nothing queued, by the admin port's /metrics. */
+    static boolean idle(URI metrics) {
+        PrometheusText m = PrometheusText.parse(HttpGet.ok("metrics", metrics));
+        double admitted = m.all("loomylin_admission_in_flight").stream().mapToDouble(PrometheusText.Sample::value).sum();
+        double queued = m.all("loomylin_admission_queued").stream().mapToDouble(PrometheusText.Sample::value).sum();
+        return admitted == 0 && queued == 0;
+    }
+
+    private static Row failed(int repeat, String pool, Variant v, int limit, int offered, String why) {
+        return new Row(repeat, pool, v.name(), limit, offered, 0, 0, 0, 0, 0, Double.NaN, Double.NaN, Double.NaN, false, Double.NaN, why);
+    }
+
+    private static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+        } catch (IOException | RuntimeException e) {
+            return "";
+        }
+    }
+}

@@ -1,0 +1,103 @@
+package loomylin.bench.bound;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.function.ToDoubleFunction;
+import loomylin.bench.output.Provenance;
+import loomylin.bench.run.RunResult;
+
+/**
+ * admission.csv and admission.md of {@link AdmissionBench}: a row per run, then per pool and load the median
+ * and range over the runs that started idle, and the open-loop goal's verdict.
+ */
+final class AdmissionReport {
+    static final String CSV_HEADER = "repeat,pool,load,max_in_flight,offered_rps,sent,ok,refused,errors,goodput_rps,ok_p50_ms,ok_p99_ms,"
+            + "all_p99_ms,idle_before,recovered,recovery_s,started,ended,load_average,failure";
+    /** Fewer runs than this in a cell make it a sketch, not a verdict. */
+    static final int DECIDING_RUNS = 3;
+
+    private AdmissionReport() {
+    }
+
+    static String csvLine(AdmissionBench.Row r, String started, String ended, String loadAverage) {
+        return String.join(",", Integer.toString(r.repeat()), r.pool(), r.variant(), Integer.toString(r.limit()), Integer.toString(r.offered()),
+                Long.toString(r.sent()), Long.toString(r.ok()), Long.toString(r.refused()), Long.toString(r.errors()), RunResult.fixed(r.goodput(), 2),
+                RunResult.fixed(r.okP50Ms(), 1), RunResult.fixed(r.okP99Ms(), 1), RunResult.fixed(r.allP99Ms(), 1), Boolean.toString(r.idleBefore()),
+                r.failure() == null ? Boolean.toString(r.recovered()) : "", RunResult.fixed(r.recoveryS(), 2), started, ended, loadAverage,
+                r.failure() == null ? "" : "\"" + r.failure().replace("\"", "'") + "\"");
+    }
+
+    /** The open-loop goal: goodput at least {@link AdmissionBench#GOAL} of the capacity, 2xx p99 under the wait plus the request. */
+    static String verdict(double goodputShare, double okP99Ms, int runs) {
+        if (Double.isNaN(goodputShare)) return "no run started idle";
+        boolean met = goodputShare >= AdmissionBench.GOAL && okP99Ms < AdmissionBench.MAX_WAIT_MS + AdmissionBench.REQUEST_MS;
+        return (met ? "meets" : "misses") + (runs < DECIDING_RUNS ? " (sketch: " + runs + (runs == 1 ? " run)" : " runs)") : "");
+    }
+
+    static void write(Path dir, Provenance provenance, Bound.Load cpu, int capacity, List<AdmissionBench.Row> rows, Duration window) throws IOException {
+        StringBuilder md = new StringBuilder("# Admission under CPU overload: what --max-in-flight delivers\n\n").append(provenance.markdown());
+        md.append(String.format(Locale.ROOT, "`%s`, every server behind `--max-in-flight %d --max-in-flight-wait-ms %d` (Little's law on %d cores:"
+                        + " sized for %d req/s). Each run: a fresh server JVM, a %d s wrk warm-up on `%s` with at most %d clients, a check that nothing is"
+                        + " admitted or queued, then oha for %d s: open loop at %s the sized rate over %d connections (latency from each request's due time),"
+                        + " or closed loop with %d clients re-sending every 503 at once. Goodput: 2xx answers per second of the window. Goal (open loop):"
+                        + " goodput at least %.1f of %d req/s and the 2xx answers' p99 under %d ms (the limit's wait plus the request).\n\n",
+                cpu.pathAndQuery(), cpu.limit(), AdmissionBench.MAX_WAIT_MS, Runtime.getRuntime().availableProcessors(), capacity,
+                AdmissionBench.WARMUP.toSeconds(), Bound.PROBE, Math.min(cpu.limit(), 50), window.toSeconds(),
+                String.join(" and ", AdmissionBench.OPEN_RATES.stream().map(r -> RunResult.fixed(r, 1) + "x").toList()), AdmissionBench.OPEN_CONNECTIONS,
+                AdmissionBench.CLOSED_CLIENTS, AdmissionBench.GOAL, capacity, AdmissionBench.MAX_WAIT_MS + AdmissionBench.REQUEST_MS));
+        md.append("Median (range) over the runs that started idle; a cell of fewer than ").append(DECIDING_RUNS)
+                .append(" runs is a sketch.\n\n");
+        md.append("| pool | load | runs (idle / all) | goodput / capacity | 2xx p99 ms | 503s per s | errors | recovered | goal |\n");
+        md.append("|---|---|--:|--:|--:|--:|--:|--:|---|\n");
+        Set<String> pools = new LinkedHashSet<>();
+        Set<String> loads = new LinkedHashSet<>();
+        for (AdmissionBench.Row r : rows) {
+            pools.add(r.pool());
+            loads.add(r.variant());
+        }
+        for (String pool : pools) {
+            for (String load : loads) {
+                List<AdmissionBench.Row> all = rows.stream().filter(r -> r.pool().equals(pool) && r.variant().equals(load)).toList();
+                if (all.isEmpty()) continue;
+                List<AdmissionBench.Row> idle = all.stream().filter(r -> r.failure() == null && r.idleBefore()).toList();
+                double share = median(idle, r -> r.goodput() / capacity);
+                double p99 = median(idle, AdmissionBench.Row::okP99Ms);
+                long recovered = idle.stream().filter(AdmissionBench.Row::recovered).count();
+                md.append(String.format(Locale.ROOT, "| %s | %s | %d / %d | %s | %s | %s | %s | %d of %d | %s |%n", pool, load, idle.size(), all.size(),
+                        withRange(idle, r -> r.goodput() / capacity, 2), withRange(idle, AdmissionBench.Row::okP99Ms, 0),
+                        withRange(idle, r -> r.refused() / (double) window.toSeconds(), 0), withRange(idle, r -> r.errors(), 0), recovered, idle.size(),
+                        load.startsWith("open") ? verdict(share, p99, idle.size()) : "reported beside it"));
+            }
+        }
+        List<AdmissionBench.Row> failed = rows.stream().filter(r -> r.failure() != null || !r.idleBefore()).toList();
+        if (!failed.isEmpty()) {
+            md.append("\nLeft out:\n\n");
+            for (AdmissionBench.Row r : failed)
+                md.append("- repeat ").append(r.repeat()).append(' ').append(r.pool()).append(' ').append(r.variant()).append(": ")
+                        .append(r.failure() != null ? r.failure() : "not idle before the load").append('\n');
+        }
+        md.append("\nEvery run, with its start and end time and the load average: [admission.csv](admission.csv).\n");
+        Files.writeString(dir.resolve("admission.md"), md.toString(), StandardCharsets.UTF_8);
+    }
+
+    static double median(List<AdmissionBench.Row> rows, ToDoubleFunction<AdmissionBench.Row> f) {
+        double[] v = rows.stream().mapToDouble(f).filter(d -> !Double.isNaN(d)).sorted().toArray();
+        if (v.length == 0) return Double.NaN;
+        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    }
+
+    private static String withRange(List<AdmissionBench.Row> rows, ToDoubleFunction<AdmissionBench.Row> f, int decimals) {
+        double[] v = rows.stream().mapToDouble(f).filter(d -> !Double.isNaN(d)).sorted().toArray();
+        if (v.length == 0) return "-";
+        String m = RunResult.fixed(median(rows, f), decimals);
+        if (v.length == 1) return m;
+        return m + " (" + RunResult.fixed(v[0], decimals) + "-" + RunResult.fixed(v[v.length - 1], decimals) + ")";
+    }
+}

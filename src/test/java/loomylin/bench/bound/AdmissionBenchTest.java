@@ -1,0 +1,101 @@
+package loomylin.bench.bound;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import loomylin.bench.BenchFlags;
+import loomylin.bench.load.OhaRun;
+import loomylin.cli.Flags;
+import loomylin.cli.UsageError;
+import loomylin.json.Json;
+import loomylin.testing.IntegrationTest;
+import loomylin.testing.Tools;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class AdmissionBenchTest {
+
+    /** The 2xx answers' latency comes from oha's success breakdown, the 503s' do not enter it, and deadline aborts are not errors. */
+    @Test
+    void ohaSplitKeepsTheLatencyOf2xxApartAndDeadlineAbortsAreNotErrors() {
+        String json = """
+                {"summary": {"slowest": 2.5},
+                 "latencyPercentiles": {"p50": 0.001, "p90": 0.002, "p99": 2.4, "p99.9": 2.5},
+                 "latencyPercentilesSuccessful": {"p50": 1.1, "p90": 1.5, "p99": 1.9, "p99.9": 2.0},
+                 "latencyPercentilesNotSuccessful": {"p50": 0.001, "p90": 0.001, "p99": 0.002, "p99.9": 0.003},
+                 "statusCodeDistribution": {"200": 40, "503": 960},
+                 "errorDistribution": {"aborted due to deadline": 7, "timeout": 3}}
+                """;
+        OhaRun.Split s = OhaRun.parseSplit(json, -1, 30, 1);
+        assertEquals(40, s.all().ok());
+        assertEquals(1000, s.all().answered());
+        assertEquals(1003, s.all().sent(), "answers plus errors, deadline aborts not counted");
+        assertEquals(7, s.deadlineAborts());
+        assertEquals(3, s.errors());
+        assertEquals(1900, s.ok().p99Ms(), 1e-9);
+        assertEquals(2400, s.all().latency().p99Ms(), 1e-9);
+        OhaRun.Split none = OhaRun.parseSplit("{\"statusCodeDistribution\": {\"503\": 5}}", 10, 1, 1);
+        assertTrue(Double.isNaN(none.ok().p99Ms()), "no 2xx answer, no 2xx latency");
+        assertEquals(10, none.all().sent());
+    }
+
+    /** The goal needs both the goodput and the 2xx p99, and a cell of fewer than three runs says it is a sketch. */
+    @Test
+    void theGoalNeedsGoodputAndLatencyAndFewRunsAreASketch() {
+        assertEquals("meets", AdmissionReport.verdict(0.85, 1500, 3));
+        assertEquals("misses", AdmissionReport.verdict(0.79, 1500, 3));
+        assertEquals("misses", AdmissionReport.verdict(0.95, 2000, 3));
+        assertEquals("meets (sketch: 1 run)", AdmissionReport.verdict(0.9, 100, 1));
+        assertEquals("no run started idle", AdmissionReport.verdict(Double.NaN, Double.NaN, 0));
+        assertEquals(List.of("open 1.2x", "open 2.0x", "closed 2000"), AdmissionBench.variants().stream().map(AdmissionBench.Variant::name).toList());
+    }
+
+    @Test
+    void flagsItDoesNotReadAreRefusedInOneLine() {
+        for (String[] args : List.of(new String[] {"--pools", "nope"}, new String[] {"--duration", "1500ms"}, new String[] {"--repeat", "0"})) {
+            Flags flags = Flags.parse(java.util.stream.Stream.concat(java.util.stream.Stream.of("--preset", "admission", "--out", "x"),
+                    java.util.stream.Stream.of(args)).toArray(String[]::new), BenchFlags.FLAGS, Map.of());
+            UsageError e = assertThrows(UsageError.class,
+                    () -> AdmissionBench.run(flags, "test", new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)), String.join(" ", args));
+            assertTrue(!e.getMessage().contains("\n"), e.getMessage());
+        }
+    }
+
+    /** Smoke size: one pool, 2 s windows, one repeat: three runs that start idle and recover; the open loops get 2xx answers. */
+    @IntegrationTest
+    @Test
+    void smokeRunWritesARowPerRunTheTableAndProvenance(@TempDir Path out) throws Exception {
+        Tools.assumeOnPath("wrk", "apt-get install wrk");
+        Tools.assumeOnPath("oha", "cargo install oha --version 1.16.0 --locked");
+        String[] args = {"--preset", "admission", "--pools", "loom", "--duration", "2s", "--repeat", "1", "--out", out.toString()};
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        AdmissionBench.run(Flags.parse(args, BenchFlags.FLAGS, Map.of()), "bench " + String.join(" ", args), new PrintStream(log, true, StandardCharsets.UTF_8));
+
+        List<String> csv = Files.readAllLines(out.resolve("admission.csv"));
+        assertEquals(AdmissionReport.CSV_HEADER, csv.get(0));
+        assertEquals(1 + 3, csv.size(), String.join("\n", csv));
+        List<String> header = List.of(AdmissionReport.CSV_HEADER.split(","));
+        for (String line : csv.subList(1, csv.size())) {
+            String[] f = line.split(",(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)", -1);
+            assertEquals(header.size(), f.length, line);
+            assertEquals("", f[header.indexOf("failure")], "no failure: " + line);
+            assertEquals("true", f[header.indexOf("idle_before")], "the warm-up left nothing admitted or queued: " + line);
+            assertEquals("true", f[header.indexOf("recovered")], "answers promptly after the load: " + line);
+            if (f[header.indexOf("load")].startsWith("open"))
+                assertTrue(Long.parseLong(f[header.indexOf("ok")]) > 0, "an open loop below twice the capacity gets 2xx answers: " + line);
+        }
+        String md = Files.readString(out.resolve("admission.md"));
+        for (String s : List.of("## Provenance", "| loom | open 1.2x | 1 / 1 |", "| loom | closed 2000 |", "sketch")) assertTrue(md.contains(s), s + ": " + md);
+        Map<?, ?> provenance = (Map<?, ?>) Json.parse(Files.readString(out.resolve("provenance.json")));
+        assertTrue(String.valueOf(provenance.get("command")).contains("--preset admission"), provenance.toString());
+        assertTrue(log.toString(StandardCharsets.UTF_8).contains("bench: done"), log.toString(StandardCharsets.UTF_8));
+    }
+}
