@@ -102,7 +102,8 @@ public final class Stops {
         boolean[] done = {false};
         Thread watchdog = Thread.ofPlatform().daemon().name("stop-watchdog " + what).start(() -> {
             try {
-                Thread.sleep(Math.max(0, graceMs - DUMP_BEFORE_GRACE_ENDS_MS));
+                // with no grace to speak of, halfway to the bound
+                Thread.sleep(graceMs > DUMP_BEFORE_GRACE_ENDS_MS ? graceMs - DUMP_BEFORE_GRACE_ENDS_MS : graceMs + BOUND_PAST_GRACE.toMillis() / 2);
             } catch (InterruptedException e) {
                 return;
             }
