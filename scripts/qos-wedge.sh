@@ -46,6 +46,7 @@ for j in "${JAVAS[@]}"; do
     version=$("$j" -XshowSettings:properties -version 2>&1 | awk -F'= ' '/java.runtime.version/ {print $2}')
     dumped=""
     for run in $(seq 1 "$RUNS"); do
+        rm -f "$WORK/dump.json"
         "$j" -Xmx512m -cp "$WORK/classes:$WORK/loomylin.jar" loomylin.jetty.internal.QoSHandlerWedge "$ROUNDS" "$WORK/dump.json" \
             > "$WORK/run.out" 2>&1 &
         RUN=$!

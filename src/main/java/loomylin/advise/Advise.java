@@ -70,6 +70,7 @@ public final class Advise {
             new Flags.Flag("timeout", "S", "20", "oha's per-request timeout in seconds; a request that takes longer counts as an error"),
             new Flags.Flag("client-limit", "PERCENT", "90", "flag a run client-limited when oha kept this share of the cores busy, or oha and the server together this share of the machine"),
             new Flags.Flag("oha", "PATH", null, "the oha binary (default: oha on PATH, else ~/.cargo/bin/oha)"),
+            new Flags.Flag("java", "PATH", null, "the java the measured servers run on, e.g. a JDK 21's bin/java (default: advise's own)"),
             new Flags.Flag("help", null, null, "print this help and exit"));
 
     public static String help() {
@@ -106,6 +107,7 @@ public final class Advise {
     public static Path run(Flags flags, String commandLine, PrintStream page, PrintStream progress) {
         Profile profile = Profile.parse(flags.get("cpu-ms"), flags.get("wait-ms"), flags.get("rate"), flags.get("threads"), flags.get("body-bytes"),
                 flags.get("calls"));
+        if (flags.get("java") != null) loomylin.bench.run.ServerJava.choose(flags.get("java"));
         Duration window = flags.duration("window", Duration.ofSeconds(1), Duration.ofMinutes(10));
         Duration warmup = flags.duration("warmup", Duration.ofSeconds(1), Duration.ofMinutes(5));
         String twin = flags.value("twin", Twin::parse).label();

@@ -52,6 +52,7 @@ public final class Bench {
             return;
         }
         String commandLine = "java -jar loomylin.jar bench " + String.join(" ", args);
+        if (flags.get(BenchFlags.JAVA) != null) loomylin.bench.run.ServerJava.choose(flags.get(BenchFlags.JAVA));
         String preset = flags.get("preset") == null ? "" : flags.get("preset").trim();
         if (ConnectionsBench.NAME.equals(preset)) { // client models, not servers: its own runner
             ConnectionsBench.main(flags, commandLine, System.out);

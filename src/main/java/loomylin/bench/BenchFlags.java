@@ -26,6 +26,9 @@ public final class BenchFlags {
     private BenchFlags() {
     }
 
+    /** --java: the servers' JDK ({@link loomylin.bench.run.ServerJava}), read by every preset. */
+    public static final String JAVA = "java";
+
     public static final List<Flags.Flag> FLAGS = List.of(
             new Flags.Flag("preset", "smoke|quick|full|latency|scale|hops|seed004|connections|bound|admission|crossover|floor", null, "which runs to make; the flags below replace its lists (default: quick, or, when --pools, --endpoints, --concurrency or --rate list the runs, those runs with 20 s windows)"),
             new Flags.Flag("pools", "KIND,KIND,...", null, "pools to compare (default: the preset's); KIND is " + loomylin.jetty.PoolKind.HELP),
@@ -59,6 +62,7 @@ public final class BenchFlags {
             new Flags.Flag(CpuSets.Role.SERVER.flag, "CPUS", null, "pin every server JVM to these CPUs with taskset, e.g. 0 or 0-1 (default: not pinned)"),
             new Flags.Flag(CpuSets.Role.CLIENT.flag, "CPUS", null, "pin the load generator to these CPUs, e.g. 1 (default: not pinned)"),
             new Flags.Flag(CpuSets.Role.BACKEND.flag, "CPUS", null, "pin the backend JVM of /hops-* to these CPUs (default: not pinned)"),
+            new Flags.Flag(JAVA, "PATH", null, "the java the measured servers and the backend run on, e.g. a JDK 21's bin/java (default: the bench's own); every preset"),
             new Flags.Flag("help", null, null, "print this help and exit"));
 
     public static BenchConfig parse(Flags flags) {
@@ -90,7 +94,7 @@ public final class BenchFlags {
     /** Refuses, as a usage error, any flag given on the command line that the preset's own runner does not read ({@code honoured}). */
     public static void only(Flags flags, String preset, java.util.Set<String> honoured) {
         for (Flags.Flag f : FLAGS)
-            if (!honoured.contains(f.name()) && !flags.all(f.name()).isEmpty())
+            if (!honoured.contains(f.name()) && !f.name().equals(JAVA) && !flags.all(f.name()).isEmpty())
                 throw new UsageError("--" + f.name() + " does not apply to --preset " + preset + "; it reads " + String.join(", ",
                         honoured.stream().filter(n -> !n.equals("preset") && !n.equals("help")).sorted().map(n -> "--" + n).toList()));
     }

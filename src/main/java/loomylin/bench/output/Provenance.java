@@ -52,9 +52,11 @@ public record Provenance(String date, String command, Commit commit, String out,
         return new Provenance(date, command, commit, out, host, jdk, jetty, javalin, tools, cpuSets, seconds);
     }
 
-    /** The JVM's name, version and vendor. */
+    /** The servers' JVM's name, version and vendor; where --java chose another than the bench's own, both. */
     static String runningJdk() {
-        return System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version") + " (" + System.getProperty("java.vendor") + ")";
+        String bench = System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version") + " (" + System.getProperty("java.vendor") + ")";
+        String servers = loomylin.bench.run.ServerJava.current().described();
+        return servers.equals(bench) ? bench : servers + "; the bench itself: " + bench;
     }
 
     /** Javalin's version from the Maven properties its jar carries (the shaded jar keeps them), or "unknown". */

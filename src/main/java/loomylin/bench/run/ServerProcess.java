@@ -122,10 +122,9 @@ public final class ServerProcess implements AutoCloseable {
         return new ServerProcess(name, ChildProcesses.start(builder), port, log, logStart);
     }
 
-    /** The java running the bench, so the servers run the same JDK whatever `java` on PATH is. */
+    /** The java the servers run on: the bench's own (whatever `java` on PATH is), or {@code --java}'s ({@link ServerJava}). */
     public static String java() {
-        return ProcessHandle.current().info().command()
-                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        return ServerJava.current().command();
     }
 
     public long pid() {

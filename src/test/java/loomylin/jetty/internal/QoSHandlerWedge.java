@@ -91,8 +91,13 @@ public final class QoSHandlerWedge {
         for (int round = 1; round <= rounds; round++) {
             long answers = burst(port, "/", CLIENTS, Duration.ofSeconds(1));
             if (!probe(port, "/", Duration.ofSeconds(3))) {
-                ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class)
-                        .dumpThreads(dump.toAbsolutePath().toString(), com.sun.management.HotSpotDiagnosticMXBean.ThreadDumpFormat.JSON);
+                try {
+                    Files.deleteIfExists(dump);
+                    ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class)
+                            .dumpThreads(dump.toAbsolutePath().toString(), com.sun.management.HotSpotDiagnosticMXBean.ThreadDumpFormat.JSON);
+                } catch (IOException | RuntimeException e) {
+                    System.out.println("could not dump the threads: " + e);
+                }
                 System.out.printf("WEDGED in round %d (%d answers in its burst): the probe got no answer in 3 s; %d suspended; threads: %s%n",
                         round, answers, qos.getSuspendedRequestCount(), dump.toAbsolutePath());
                 System.out.flush();
