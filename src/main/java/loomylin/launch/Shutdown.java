@@ -20,8 +20,9 @@ import sun.misc.SignalHandler;
  * closed without an answer and one warning says so; the exit status stays 0. A component whose stop fails
  * makes it exit 1. Whatever happens, the process is gone within the grace plus {@link #OVERRUN_MS}: a watchdog
  * halts it then, with status 1 if the stop has not finished (with the stop's own status if only the JVM's exit
- * was slow), after one warning line naming a JSON dump of every thread (virtual ones included) taken at that
- * moment; an exit already in the JVM's halt (past the shutdown hooks) is left to finish. A second signal during a stop halts it at once, status 1.
+ * was slow), after one warning line; when the stop itself overran, that line names a JSON dump of every thread
+ * (virtual ones included) taken at that moment. An exit already in the JVM's halt (past the shutdown hooks) is
+ * left to finish. A second signal during a stop halts it at once, status 1.
  */
 final class Shutdown {
     private static final Logger LOG = LoggerFactory.getLogger("loomylin");
@@ -66,10 +67,15 @@ final class Shutdown {
                 // would end nothing sooner, so there is nothing to report (on a loaded machine it was still there
                 // 282 ms after "stopped": gfx/results/stop-overruns/loaded-qtp32-exit-halting.json).
                 if (done && halting(exiting.get())) return;
-                // what held the stop, for whoever reads this line: a JSON dump of every thread, virtual ones included
-                String threads = ThreadDump.toTempFile("loomylin-stop-overrun-", DUMP_MS);
-                if (!done) LOG.warn("stop did not finish within {} ms; exiting now; threads: {}", graceMs + OVERRUN_MS, threads);
-                else LOG.warn("stopped, but the exit did not finish within {} ms; exiting now; threads: {}", graceMs + OVERRUN_MS, threads);
+                if (!done) {
+                    // what held the stop, for whoever reads this line: a JSON dump of every thread, virtual ones included.
+                    // Not after a clean stop: snapshotting virtual threads has crashed a JVM on 25.0.3 (a SIGSEGV in
+                    // stackChunkOopDesc::sender), which would turn that exit's status 0 into a crash.
+                    String threads = ThreadDump.toTempFile("loomylin-stop-overrun-", DUMP_MS);
+                    LOG.warn("stop did not finish within {} ms; exiting now; threads: {}", graceMs + OVERRUN_MS, threads);
+                } else {
+                    LOG.warn("stopped, but the exit did not finish within {} ms; exiting now", graceMs + OVERRUN_MS);
+                }
                 Runtime.getRuntime().halt(done && clean.get() ? 0 : 1);
             });
             watchdog.start();
