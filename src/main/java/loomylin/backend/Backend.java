@@ -10,7 +10,10 @@ import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import loomylin.jetty.BoundedStopQueuedThreadPool;
+import loomylin.jetty.GracefulStop;
 import loomylin.jetty.JettySetup;
+import loomylin.jetty.PoolName;
 import loomylin.jetty.ServerOptions;
 import loomylin.json.Json;
 import loomylin.web.BadParameter;
@@ -64,15 +67,15 @@ public final class Backend implements AutoCloseable {
     /** Where answers run once their delay is over: the pool's virtual threads. */
     private final Executor answers;
 
-    private Backend(String host, int port, int defaultDelayMs, Fault fault, String faultAt) {
+    private Backend(String host, int port, int defaultDelayMs, Fault fault, String faultAt, int graceMs) {
         if (faultAt != null && !HOPS.contains(faultAt)) throw new IllegalArgumentException("no hop " + faultAt);
         this.defaultDelayMs = defaultDelayMs;
         this.fault = fault;
         this.faultAt = faultAt;
-        ServerOptions options = ServerOptions.DEFAULTS.withHost(host).withPort(port);
-        this.pool = new QueuedThreadPool(PLATFORM_THREADS, PLATFORM_THREADS);
-        pool.setName("backend-" + port);
-        pool.setVirtualThreadsExecutor(VirtualThreads.getNamedVirtualThreadsExecutor("backend-" + port + "-vt-"));
+        ServerOptions options = ServerOptions.DEFAULTS.withHost(host).withPort(port).withGraceMs(graceMs);
+        // once the grace is over, its stop interrupts what still runs within 100 ms, as the servers' pools do
+        this.pool = new BoundedStopQueuedThreadPool(PLATFORM_THREADS, PoolName.of("backend", port));
+        pool.setVirtualThreadsExecutor(VirtualThreads.getNamedVirtualThreadsExecutor(pool.getName() + "-vt-"));
         this.answers = VirtualThreads.getVirtualThreadsExecutor(pool);
         this.app = Javalin.create(config -> {
             config.jetty.threadPool = pool;
@@ -91,7 +94,16 @@ public final class Backend implements AutoCloseable {
 
     /** As {@link #start(String, int, int, Fault)}, the fault limited to one route of {@link #HOPS} (null: all). */
     public static Backend start(String host, int port, int defaultDelayMs, Fault fault, String faultAt) {
-        Backend backend = new Backend(host, port, defaultDelayMs, fault, faultAt);
+        return start(host, port, defaultDelayMs, fault, faultAt, ServerOptions.DEFAULTS.graceMs());
+    }
+
+    /**
+     * As {@link #start(String, int, int, Fault, String)}; on stop, requests in flight get {@code graceMs} to finish and
+     * idle keep-alive connections are closed after half of it (at most 1 s), as on the servers. 0 waits for nothing:
+     * the embedded backend stops after every server, when no request can need it any more.
+     */
+    public static Backend start(String host, int port, int defaultDelayMs, Fault fault, String faultAt, int graceMs) {
+        Backend backend = new Backend(host, port, defaultDelayMs, fault, faultAt, graceMs);
         backend.app.start();
         return backend;
     }
@@ -105,9 +117,19 @@ public final class Backend implements AutoCloseable {
         return app.jettyServer().server();
     }
 
+    /**
+     * Stops as a server does ({@link GracefulStop}): in-flight requests get the grace; a cut-off surfaces as an
+     * exception whose root cause is a {@link java.util.concurrent.TimeoutException}, without Javalin's error log.
+     */
     @Override
     public void close() {
-        app.stop();
+        try {
+            GracefulStop.stop(app);
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException("backend stop: " + e, e);
+        }
     }
 
     /** The calls received so far, oldest first (the last 10,000). */

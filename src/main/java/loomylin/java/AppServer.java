@@ -2,6 +2,7 @@ package loomylin.java;
 
 import io.javalin.Javalin;
 import loomylin.jetty.JettySetup;
+import loomylin.jetty.PoolName;
 import loomylin.jetty.ServerOptions;
 import loomylin.web.ErrorAnswers;
 import loomylin.web.Routes;
@@ -13,7 +14,7 @@ public final class AppServer {
     }
 
     public static Javalin start(ServerOptions options) {
-        ThreadPool pool = Pools.create(options.pool(), options.pool().type().label + "-" + options.port());
+        ThreadPool pool = Pools.create(options.pool(), PoolName.of(options.pool().type().label, options.port()));
         HopClient hops = new HopClient(options);
         Endpoints endpoints = new Endpoints(options, pool, hops);
         Javalin app = Javalin.create(config -> {

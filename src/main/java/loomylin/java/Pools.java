@@ -26,7 +26,7 @@ public final class Pools {
             }
             case JETTY_VTP -> {
                 VirtualThreadPool pool = new VirtualThreadPool(kind.size()); // 0: no cap on concurrent tasks
-                pool.setName(name);
+                pool.setName(name + "-"); // it numbers its threads right after the name: NAME-1, as a QueuedThreadPool's
                 yield pool;
             }
             case QTP_VT -> {

@@ -31,10 +31,11 @@ public final class BackendCommand {
         Backend.Fault fault = fault(flags.get("fault"));
         String faultAt = faultAt(flags.get("fault-at"));
         int delay = flags.integer("delay", 0, Limits.DELAY_MAX);
-        Backend backend = Launcher.bind(() -> Backend.start(flags.get("host"), flags.integer("port", 0, 65535), delay, fault, faultAt));
+        int graceMs = ServerPlan.graceMs(flags);
+        Backend backend = Launcher.bind(() -> Backend.start(flags.get("host"), flags.integer("port", 0, 65535), delay, fault, faultAt, graceMs));
         Launcher.log("backend on port {} ({}, delay {} ms{})", backend.port(), Backend.ROUTES, delay,
                 fault == Backend.Fault.NONE ? "" : ", fault " + fault.name().toLowerCase(Locale.ROOT) + (faultAt == null ? "" : " at " + faultAt));
-        Shutdown.onSignal(List.of(backend), ServerPlan.graceMs(flags));
+        Shutdown.onSignal(List.of(backend), graceMs);
     }
 
     private static Backend.Fault fault(String text) {

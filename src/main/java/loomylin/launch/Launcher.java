@@ -74,7 +74,10 @@ public final class Launcher {
                 int backendPort = flags.get("backend-port").startsWith("first")
                         ? (base.port() == 0 ? 0 : base.port() + planned.size())
                         : flags.integer("backend-port", 0, 65535);
-                Backend backend = bind(() -> Backend.start(base.host(), backendPort, flags.integer("delay", 0, Limits.DELAY_MAX), Backend.Fault.NONE));
+                // grace 0: it stops after every server (Shutdown.stopAll), when no request can need it any more, so it
+                // waits for nothing; with a grace it would wait for the hop clients' idle keep-alive connections
+                Backend backend = bind(() -> Backend.start(base.host(), backendPort, flags.integer("delay", 0, Limits.DELAY_MAX),
+                        Backend.Fault.NONE, null, 0));
                 running.add(backend);
                 backendServer = backend.jettyServer();
                 URI url = URI.create("http://" + ServerPlan.reach(base.host()) + ":" + backend.port());

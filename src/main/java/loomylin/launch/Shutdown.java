@@ -6,6 +6,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import loomylin.backend.Backend;
 import loomylin.cli.DataFile;
 import org.slf4j.Logger;
@@ -19,7 +20,9 @@ import sun.misc.SignalHandler;
  * closed without an answer and one warning says so; the exit status stays 0. A component whose stop fails
  * makes it exit 1. Whatever happens, the process is gone within the grace plus {@link #OVERRUN_MS}: a watchdog
  * halts it then, with status 1 if the stop has not finished (with the stop's own status if only the JVM's exit
- * was slow). A second signal during a stop halts it at once, status 1.
+ * was slow), after one warning line; when the stop itself overran, that line names a JSON dump of every thread
+ * (virtual ones included) taken at that moment. An exit already in the JVM's halt (past the shutdown hooks) is
+ * left to finish. A second signal during a stop halts it at once, status 1.
  */
 final class Shutdown {
     private static final Logger LOG = LoggerFactory.getLogger("loomylin");
@@ -30,6 +33,12 @@ final class Shutdown {
      */
     static final long OVERRUN_MS = 500;
 
+    /**
+     * How long the watchdog waits for its thread dump before it ends the process: a part of the half second
+     * {@link #OVERRUN_MS} leaves for the exit. A dump not finished by then is left partial, and the line says so.
+     */
+    static final long DUMP_MS = 250;
+
     private Shutdown() {
     }
 
@@ -38,6 +47,7 @@ final class Shutdown {
         CountDownLatch stopped = new CountDownLatch(1);
         AtomicBoolean stopping = new AtomicBoolean();
         AtomicBoolean clean = new AtomicBoolean();
+        AtomicReference<Thread> exiting = new AtomicReference<>();
         SignalHandler handler = signal -> {
             if (stopping.getAndSet(true)) {
                 LOG.info("SIG{} again: exiting now", signal.getName());
@@ -53,8 +63,19 @@ final class Shutdown {
                     Thread.currentThread().interrupt();
                 }
                 boolean done = stopped.getCount() == 0;
-                if (!done) LOG.warn("stop did not finish within {} ms; exiting now", graceMs + OVERRUN_MS);
-                else LOG.warn("stopped, but the exit did not finish within {} ms; exiting now", graceMs + OVERRUN_MS);
+                // An exit already in the JVM's own halt, past the shutdown hooks, is the last step: halting again
+                // would end nothing sooner, so there is nothing to report (on a loaded machine it was still there
+                // 282 ms after "stopped": gfx/results/stop-overruns/loaded-qtp32-exit-halting.json).
+                if (done && halting(exiting.get())) return;
+                if (!done) {
+                    // what held the stop, for whoever reads this line: a JSON dump of every thread, virtual ones included.
+                    // Not after a clean stop: snapshotting virtual threads has crashed a JVM on 25.0.3 (a SIGSEGV in
+                    // stackChunkOopDesc::sender), which would turn that exit's status 0 into a crash.
+                    String threads = ThreadDump.toTempFile("loomylin-stop-overrun-", DUMP_MS);
+                    LOG.warn("stop did not finish within {} ms; exiting now; threads: {}", graceMs + OVERRUN_MS, threads);
+                } else {
+                    LOG.warn("stopped, but the exit did not finish within {} ms; exiting now", graceMs + OVERRUN_MS);
+                }
                 Runtime.getRuntime().halt(done && clean.get() ? 0 : 1);
             });
             watchdog.start();
@@ -78,7 +99,17 @@ final class Shutdown {
             Thread.currentThread().interrupt();
         }
         LOG.info(clean.get() ? "stopped" : "stopped, but not cleanly (see above)");
+        exiting.set(Thread.currentThread());
         System.exit(clean.get() ? 0 : 1);
+    }
+
+    /** Whether {@code exiting}, the thread in System.exit, has run the shutdown hooks and is in the JVM's halt. */
+    static boolean halting(Thread exiting) {
+        if (exiting == null) return false;
+        for (StackTraceElement f : exiting.getStackTrace()) {
+            if (f.getClassName().equals("java.lang.Shutdown") && f.getMethodName().startsWith("halt")) return true;
+        }
+        return false;
     }
 
     /**

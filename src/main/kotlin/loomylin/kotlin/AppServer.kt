@@ -2,6 +2,7 @@ package loomylin.kotlin
 
 import io.javalin.Javalin
 import loomylin.jetty.JettySetup
+import loomylin.jetty.PoolName
 import loomylin.jetty.ServerOptions
 import loomylin.web.ErrorAnswers
 import loomylin.web.Routes
@@ -10,7 +11,7 @@ import loomylin.web.Routes
 object AppServer {
     @JvmStatic
     fun start(options: ServerOptions): Javalin {
-        val pool = Pools.create(options.pool, "${options.pool.type().label}-${options.port}")
+        val pool = Pools.create(options.pool, PoolName.of(options.pool.type().label, options.port))
         val hops = HopClient(options)
         val endpoints = Endpoints(options, pool, hops)
         val app = Javalin.create { config ->

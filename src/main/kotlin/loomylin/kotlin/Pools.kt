@@ -16,7 +16,7 @@ object Pools {
     fun create(kind: PoolKind, name: String): ThreadPool = when (kind.type()) {
         PoolKind.Type.QTP -> queued(kind.size(), name)
         PoolKind.Type.LOOM -> LoomThreadPool(name, JettySetup.LOOP_THREADS).apply { stopTimeout = JettySetup.POOL_STOP_TIMEOUT_MS.toLong() }
-        PoolKind.Type.JETTY_VTP -> VirtualThreadPool(kind.size()).apply { this.name = name } // 0: no cap on concurrent tasks
+        PoolKind.Type.JETTY_VTP -> VirtualThreadPool(kind.size()).apply { this.name = "$name-" } // 0: no cap on concurrent tasks; threads NAME-1, as a QueuedThreadPool's
         PoolKind.Type.QTP_VT -> queued(kind.size(), name).apply {
             virtualThreadsExecutor = VirtualThreads.getNamedVirtualThreadsExecutor("$name-vt-")
         }

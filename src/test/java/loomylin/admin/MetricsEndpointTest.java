@@ -6,13 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.javalin.Javalin;
 import java.net.http.HttpResponse;
 import java.util.List;
-import loomylin.testing.Http;
-import loomylin.testing.Twin;
+import loomylin.bench.measure.PrometheusText;
 import loomylin.jetty.ServerOptions;
+import loomylin.testing.Http;
+import loomylin.testing.Stops;
+import loomylin.testing.Twin;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import loomylin.bench.measure.PrometheusText;
 
 /**
  * The admin port's /metrics over real HTTP: the text format is strictly valid, every server port has its
@@ -37,8 +38,7 @@ class MetricsEndpointTest {
     @AfterAll
     static void stop() {
         admin.close();
-        qtp4.stop();
-        limited.stop();
+        Stops.stopAll(java.util.List.of(qtp4, limited));
     }
 
     static PrometheusText scrape() {

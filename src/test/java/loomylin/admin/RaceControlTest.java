@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import loomylin.json.Json;
+import loomylin.testing.Stops;
 import loomylin.testing.Twin;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -51,8 +52,7 @@ class RaceControlTest {
     @AfterAll
     static void stop() {
         admin.close();
-        qtp4.stop();
-        loom.stop();
+        Stops.stopAll(java.util.List.of(qtp4, loom));
     }
 
     /** A form post as the live view's page sends it: with the page's Origin. */

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.net.http.HttpResponse;
 import java.util.List;
 import loomylin.testing.Http;
+import loomylin.testing.Stops;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -23,7 +24,7 @@ class EchoTest {
 
     @AfterAll
     static void stop() {
-        backend.close();
+        Stops.stop(backend);
     }
 
     @Test

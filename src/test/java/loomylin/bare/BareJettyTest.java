@@ -10,6 +10,7 @@ import loomylin.cli.StartupFailure;
 import loomylin.cli.UsageError;
 import loomylin.jetty.PoolKind;
 import loomylin.testing.Http;
+import loomylin.testing.Stops;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -31,7 +32,7 @@ class BareJettyTest {
                 assertEquals("ok", r.body(), path);
             }
         } finally {
-            server.stop();
+            Stops.stop("bare " + pool, server, server::stop);
         }
     }
 
@@ -47,7 +48,7 @@ class BareJettyTest {
                 assertEquals("ok", r.body(), path);
             }
         } finally {
-            server.stop();
+            Stops.stop("bare " + pool, server, server::stop);
         }
     }
 

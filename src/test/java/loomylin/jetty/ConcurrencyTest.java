@@ -16,6 +16,7 @@ import java.util.stream.Stream;
 import loomylin.jetty.PoolKind;
 import loomylin.testing.Http;
 import loomylin.testing.IntegrationTest;
+import loomylin.testing.Stops;
 import loomylin.testing.Twin;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -73,7 +74,7 @@ class ConcurrencyTest {
             }
             if (kind.equals("qtp:32")) assertTrue(max > 2, "more at once than qtp:4 can ever run: " + what);
         } finally {
-            app.stop();
+            Stops.stop(app);
         }
     }
 }

@@ -4,8 +4,12 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,10 +18,15 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import loomylin.testing.ChildJvm;
 import loomylin.testing.IntegrationTest;
+import loomylin.testing.Stops;
 import loomylin.web.Limits;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
@@ -41,6 +50,8 @@ class StopBoundTest {
     static final long BOUND_PAST_GRACE_MS = 1_000;
     /** What the stop's watchdog logs when it ends the process: a stop, or the exit after it, ran past the bound. */
     static final String WATCHDOG = "did not finish within";
+    /** The dump the watchdog's line names. */
+    static final Pattern WATCHDOG_DUMP = Pattern.compile("did not finish within .*; threads: (/\\S+\\.json)");
     static final String CUT_OFF = "stop: requests still running when the grace ended were cut off without an answer";
 
     /**
@@ -48,6 +59,10 @@ class StopBoundTest {
      * whatever the pool with 97 % odds; a hang confined to one pool kind and twin needs -Dloomylin.stopRepeats=60.
      */
     static final int REPEATS = Integer.getInteger("loomylin.stopRepeats", 6);
+    /** Each pool kind and twin is stopped this often on the loaded machine: 5 gives the 60 stops issue 29 asks for. */
+    static final int LOADED_REPEATS = Integer.getInteger("loomylin.loadedStopRepeats", 5);
+    /** One load request's work: {@code /computational}'s loop, a few tens of milliseconds of CPU. */
+    static final int LOAD_ITERATIONS = 2_000_000;
     /** Child JVMs stopped at once: enough to keep the repeats short, few enough that two cores still keep the bound. */
     static final int AT_ONCE = 2;
     static final List<String> TWINS = List.of("java", "kotlin");
@@ -57,8 +72,46 @@ class StopBoundTest {
 
     @Test
     void everyPoolKindAndTwinStopsWithinTheBoundEveryTime() throws Exception {
+        assertEveryStopWithinTheBound(REPEATS);
+    }
+
+    /**
+     * The same stops on a loaded machine: a load generator keeps twice as many CPU-bound requests running as there
+     * are cores on another server JVM (a platform thread each, so each is a runnable OS thread), and every stop still
+     * keeps the bound. Each pool kind and twin is stopped {@link #LOADED_REPEATS} times. Tagged {@code load}, which
+     * {@code ./mvnw verify} leaves out ({@code it.excludedGroups}): on a machine already busy with other work its load
+     * comes on top, and there 1 of 12 stops ran past the watchdog (reliability.md). scripts/stop-bound-load.sh runs it.
+     */
+    @Test
+    @Tag("load")
+    void everyPoolKindAndTwinStopsWithinTheBoundOnALoadedMachine() throws Exception {
+        int busy = 2 * Runtime.getRuntime().availableProcessors();
+        try (ChildJvm loaded = ChildJvm.servers("--pools", "qtp:" + (busy + 2)).startReady();
+             ExecutorService load = Executors.newVirtualThreadPerTaskExecutor()) {
+            int port = loaded.port();
+            AtomicBoolean loading = new AtomicBoolean(true);
+            AtomicInteger answered = new AtomicInteger();
+            for (int i = 0; i < busy; i++) {
+                load.submit(() -> {
+                    while (loading.get()) {
+                        if (RawHttp.get(port, "/computational?iterations=" + LOAD_ITERATIONS, Duration.ofSeconds(60)).status() == 200)
+                            answered.incrementAndGet();
+                    }
+                    return null;
+                });
+            }
+            await().atMost(Duration.ofSeconds(30)).until(() -> answered.get() >= busy);
+            try {
+                assertEveryStopWithinTheBound(LOADED_REPEATS);
+            } finally {
+                loading.set(false);
+            }
+        }
+    }
+
+    private static void assertEveryStopWithinTheBound(int repeats) throws Exception {
         List<Callable<String>> stops = new ArrayList<>();
-        for (int i = 0; i < REPEATS; i++) {
+        for (int i = 0; i < repeats; i++) {
             for (String twin : TWINS) {
                 for (String pool : POOLS) stops.add(() -> stop(twin, pool, 1000));
             }
@@ -104,7 +157,8 @@ class StopBoundTest {
 
             List<String> problems = new ArrayList<>();
             if (!child.process().waitFor(graceMs + BOUND_PAST_GRACE_MS, TimeUnit.MILLISECONDS)) {
-                problems.add("still running " + (graceMs + BOUND_PAST_GRACE_MS) + " ms after SIGTERM");
+                problems.add("still running " + (graceMs + BOUND_PAST_GRACE_MS) + " ms after SIGTERM; threads: "
+                        + child.dumpThreads("stop-bound-" + twin + "-" + pool));
             } else {
                 if (child.process().exitValue() != 0) problems.add("exit status " + child.process().exitValue() + ", not 0");
                 RawHttp.Outcome outcome = longRequest.get(30, TimeUnit.SECONDS);
@@ -114,7 +168,79 @@ class StopBoundTest {
                 if (STACK_TRACE.matcher(child.output()).find()) problems.add("a stack trace");
                 if (child.count(WATCHDOG) > 0) problems.add("the watchdog ended the process, not the stop");
             }
+            if (!problems.isEmpty()) keepWatchdogDump(child.output());
             return problems.isEmpty() ? "" : what + ": " + String.join("; ", problems) + "\n" + child.output();
+        }
+    }
+
+    /**
+     * The embedded backend stops after the servers and waits for nothing: hop calls leave the URL hop client's
+     * keep-alive connections to it open, and the stop still ends within the bound. (It used to give them the
+     * backend's own 5 s grace, closing idle connections after 1 s, and the watchdog ended the process:
+     * gfx/results/stop-overruns/embedded-backend-keepalive.json.)
+     */
+    @Test
+    void aStopAfterHopCallsEndsWithinTheBound() throws Exception {
+        try (ChildJvm child = ChildJvm.main("--host", "127.0.0.1", "--port", "0", "--pools", "loom", "--grace-ms", "1000",
+                "--data-file-bytes", String.valueOf(Limits.DATA_FILE_BYTES_MIN)).startReady()) {
+            for (String route : List.of("/hops-blocking?delay=0", "/hops-async?delay=0"))
+                assertEquals(200, RawHttp.get(child.port(), route).status(), route);
+
+            child.signal("TERM");
+
+            assertEquals("", ended(child, 1000, 0));
+        }
+    }
+
+    /**
+     * {@code backend --grace-ms} is the backend's grace: a call answered after 10 s is cut off when it ends, within the
+     * bound. (The backend used to keep a fixed 5 s grace whatever the flag said:
+     * gfx/results/stop-overruns/backend-command-grace.json.)
+     */
+    @Test
+    void theBackendCommandStopsWithinItsGrace() throws Exception {
+        try (ChildJvm child = ChildJvm.main("backend", "--host", "127.0.0.1", "--port", "0", "--grace-ms", "1000").start();
+             ExecutorService client = Executors.newVirtualThreadPerTaskExecutor()) {
+            child.awaitOutput("backend on port", Duration.ofSeconds(60));
+            int port = child.backendPort();
+            client.submit(() -> RawHttp.attempt(port, "GET /echo?delay=10000 HTTP/1.1\r\nHost: x\r\n\r\n", Duration.ofSeconds(60)));
+            // the call is in the backend once its answer is scheduled: the JDK's delay scheduler thread exists from then on
+            // ("ForkJoinPool.commonPool-delayScheduler" on JDK 25, "CompletableFutureDelayScheduler" before)
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> child.threadDump().toLowerCase(java.util.Locale.ROOT).contains("delayscheduler"));
+
+            child.signal("TERM");
+
+            assertEquals("", ended(child, 1000, 1));
+        }
+    }
+
+    /** What a stop that ended did wrong, or "": past the bound, not exit 0, not {@code cutOffs} cut-off warnings, a stack trace, the watchdog. */
+    private static String ended(ChildJvm child, long graceMs, long cutOffs) throws InterruptedException {
+        List<String> problems = new ArrayList<>();
+        if (!child.process().waitFor(graceMs + BOUND_PAST_GRACE_MS, TimeUnit.MILLISECONDS)) {
+            problems.add("still running " + (graceMs + BOUND_PAST_GRACE_MS) + " ms after SIGTERM; threads: " + child.dumpThreads("stop-bound"));
+        } else {
+            if (child.process().exitValue() != 0) problems.add("exit status " + child.process().exitValue() + ", not 0");
+            if (child.count(CUT_OFF) != cutOffs) problems.add(child.count(CUT_OFF) + " cut-off warnings, not " + cutOffs);
+            if (STACK_TRACE.matcher(child.output()).find()) problems.add("a stack trace");
+            if (child.count(WATCHDOG) > 0) problems.add("the watchdog ended the process, not the stop");
+        }
+        if (!problems.isEmpty()) keepWatchdogDump(child.output());
+        return problems.isEmpty() ? "" : String.join("; ", problems) + "\n" + child.output();
+    }
+
+    /** The thread dump the child's watchdog names in its line, copied beside the test's reports (its own is in the temporary directory). */
+    private static void keepWatchdogDump(String output) {
+        Matcher m = WATCHDOG_DUMP.matcher(output);
+        while (m.find()) {
+            try {
+                Path dump = Path.of(m.group(1));
+                Files.createDirectories(Stops.DUMPS);
+                Files.copy(dump, Stops.DUMPS.resolve(dump.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+            } catch (IOException | RuntimeException e) {
+                // the line itself still names it
+            }
         }
     }
 

@@ -23,7 +23,7 @@ public final class BackendExtension implements BeforeAllCallback, AfterAllCallba
 
     @Override
     public void afterAll(ExtensionContext context) {
-        backend.close();
+        Stops.stop(backend);
     }
 
     public Backend get() {

@@ -156,6 +156,22 @@ public final class ChildJvm implements AutoCloseable {
         return file;
     }
 
+    /**
+     * A JSON dump of every thread of the child ({@link #jsonThreadDump}) under {@link Stops#DUMPS}: its path, or why
+     * there is none (the child may be gone).
+     */
+    public String dumpThreads(String label) {
+        Path file = Stops.DUMPS.resolve(label.replaceAll("[^A-Za-z0-9._-]", "_") + "-" + pid() + "-" + System.currentTimeMillis() + ".json");
+        try {
+            return jsonThreadDump(file).toAbsolutePath().toString();
+        } catch (IOException e) {
+            return "none (" + e.getMessage() + ")";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "none (interrupted)";
+        }
+    }
+
     /** Everything the child printed so far, stdout and stderr. */
     public String output() {
         try {

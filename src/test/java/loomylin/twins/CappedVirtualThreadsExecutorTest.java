@@ -16,6 +16,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import loomylin.jetty.PoolKind;
 import loomylin.testing.Http;
+import loomylin.testing.Stops;
 import loomylin.testing.Twin;
 import org.eclipse.jetty.util.thread.ThreadPool;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -47,7 +48,7 @@ class CappedVirtualThreadsExecutorTest {
             });
             for (Future<HttpResponse<String>> a : answers) assertEquals(200, a.get().statusCode());
         } finally {
-            app.stop();
+            Stops.stop(app);
         }
         assertTrue(mostRunning.get() <= CAP, twin + ": at most " + CAP + " tasks ran at once, saw " + mostRunning.get());
     }
@@ -60,7 +61,7 @@ class CappedVirtualThreadsExecutorTest {
             try {
                 keys.add(List.copyOf(figures(twin, app.jettyServer().server().getThreadPool()).keySet()));
             } finally {
-                app.stop();
+                Stops.stop(app);
             }
         }
         assertEquals(keys.get(0), keys.get(1));

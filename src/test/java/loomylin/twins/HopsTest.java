@@ -12,6 +12,7 @@ import loomylin.jetty.PoolKind;
 import loomylin.testing.BackendExtension;
 import loomylin.testing.Http;
 import loomylin.testing.Ports;
+import loomylin.testing.Stops;
 import loomylin.testing.Twin;
 import loomylin.web.Protocol;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -49,7 +50,7 @@ class HopsTest {
                 assertEquals(3, BACKEND.get().calls().size());
             }
         } finally {
-            app.stop();
+            Stops.stop(app);
         }
     }
 
@@ -65,7 +66,7 @@ class HopsTest {
             assertTrue(r.body().matches("backend \\Q" + url + "\\E is unreachable at authenticate \\((could not connect|connection refused)\\)\n"), r.body());
             assertTrue(r.headers().firstValue("Content-Type").orElse("").startsWith("text/plain"));
         } finally {
-            app.stop();
+            Stops.stop(app);
         }
     }
 }

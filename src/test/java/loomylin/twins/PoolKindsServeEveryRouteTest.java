@@ -10,6 +10,7 @@ import java.util.stream.Stream;
 import loomylin.backend.Backend;
 import loomylin.testing.BackendExtension;
 import loomylin.testing.Http;
+import loomylin.testing.Stops;
 import loomylin.testing.Twin;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -35,10 +36,7 @@ class PoolKindsServeEveryRouteTest {
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("kinds")
     void servesEveryRoute(Twin twin, String kind) {
-        // A generous grace: in the full suite, virtual threads of earlier tests' CPU-bound requests can hold the shared
-        // carriers for a while, and a request this test already has its answer to may complete after a 1 s grace. A
-        // request that never completes still fails the stop, 10 s later.
-        Javalin app = twin.start(Twin.options(kind).withGraceMs(10_000).withBackend(java.net.URI.create(BACKEND.url())));
+        Javalin app = twin.start(Twin.options(kind).withBackend(java.net.URI.create(BACKEND.url())));
         try {
             for (String route : ROUTES) {
                 HttpResponse<String> r = Http.get("http://127.0.0.1:" + app.port() + route);
@@ -56,7 +54,7 @@ class PoolKindsServeEveryRouteTest {
             assertTrue(Http.number(pool, "vtMounted") >= 1 || !kind.contains("vtp") && !kind.equals("loom"),
                     "/pool itself runs on a virtual thread on " + kind + ": " + pool.body());
         } finally {
-            app.stop();
+            Stops.stop(app);
         }
     }
 }

@@ -21,6 +21,7 @@ import loomylin.backend.Backend;
 import loomylin.jetty.PoolKind;
 import loomylin.json.Json;
 import loomylin.testing.Http;
+import loomylin.testing.Stops;
 import loomylin.testing.TestData;
 import loomylin.testing.Twin;
 import loomylin.web.FileBody;
@@ -50,8 +51,9 @@ class TwinContractTest {
 
     @AfterAll
     static void stop() {
-        SERVERS.values().forEach(Javalin::stop);
-        backend.close();
+        List<Object> started = new java.util.ArrayList<>(SERVERS.values());
+        started.add(backend);
+        Stops.stopAll(started);
     }
 
     private static final String HELLO = "Hello, World";
@@ -208,7 +210,7 @@ class TwinContractTest {
             assertEquals("user-" + Integer.toHexString("carol".hashCode()), json.get("userId"), hopClient.label());
             assertEquals(2, ((List<?>) json.get("meetings")).size(), hopClient.label());
         } finally {
-            servers.values().forEach(Javalin::stop);
+            Stops.stopAll(servers.values());
         }
     }
 

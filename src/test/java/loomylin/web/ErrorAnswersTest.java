@@ -12,6 +12,7 @@ import loomylin.jetty.JettySetup;
 import loomylin.jetty.PoolKind;
 import loomylin.jetty.ServerOptions;
 import loomylin.testing.Http;
+import loomylin.testing.Stops;
 import loomylin.testing.Twin;
 import loomylin.web.ErrorAnswers;
 import org.junit.jupiter.api.Test;
@@ -32,7 +33,7 @@ class ErrorAnswersTest {
             assertEquals(400, r.statusCode(), r.body());
             assertEquals("reset must be true or false, got 'maybe'\n", r.body());
         } finally {
-            app.stop();
+            Stops.stop(app);
         }
     }
 
@@ -56,7 +57,7 @@ class ErrorAnswersTest {
             assertEquals(500, r.statusCode());
             assertEquals("internal error: IllegalStateException\n", r.body());
         } finally {
-            app.stop();
+            Stops.stop(app);
             System.setErr(stderr);
         }
         String logged = log.toString(StandardCharsets.UTF_8);

@@ -8,6 +8,7 @@ import java.net.http.HttpResponse;
 import java.util.stream.Stream;
 import loomylin.jetty.PoolKind;
 import loomylin.testing.Http;
+import loomylin.testing.Stops;
 import loomylin.testing.Twin;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -16,8 +17,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * /wait-async answers are written on the server's own request threads, read from /pool's async figures
  * after 40 concurrent 200 ms waits: virtual threads on the pools that have them, the pool's own platform
- * threads (named after the pool, more than one where the pool has more than one request thread) on a
- * QueuedThreadPool; never one timer thread for every server.
+ * threads (named after the pool) on a QueuedThreadPool; never one timer thread for every server. How many of the
+ * pool's threads share the 40 answers is the OS scheduler's choice (on a loaded machine one thread sometimes took
+ * all 40), so the test does not ask for more than one.
  */
 class WaitAsyncWritersTest {
     static final int CLIENTS = 40;
@@ -47,14 +49,13 @@ class WaitAsyncWritersTest {
                 assertTrue(last.startsWith("virtual "), pool.body());
             } else {
                 assertEquals(0, Http.number(pool, "asyncOnVirtual"), pool.body());
-                // The servers name a QueuedThreadPool "qtp-PORT" and Jetty its threads "qtp-PORT-N": the writer is one of them.
-                assertTrue(last.matches("platform qtp-\\d+-\\d+"), pool.body());
+                // The servers name a QueuedThreadPool "qtp-PORT" ("qtp-any-N" on port 0) and Jetty its threads "qtp-PORT-N": the writer is one of them.
+                assertTrue(last.matches("platform qtp-(\\d+|any-\\d+)-\\d+"), pool.body());
                 long writers = Http.number(pool, "asyncPlatformThreads");
                 assertTrue(writers >= 1 && writers <= PoolKind.parse(kind).size(), pool.body());
-                if (kind.equals("qtp:32")) assertTrue(writers >= 2, "40 answers due at once, written by one thread: " + pool.body());
             }
         } finally {
-            app.stop();
+            Stops.stop(app);
         }
     }
 }
