@@ -78,11 +78,17 @@ final class PinnedThreads implements AutoCloseable {
         return type.startsWith("java.") || type.startsWith("jdk.") || type.startsWith("sun.");
     }
 
+    /** The figures, with the {@link #STACKS} most frequent places. */
     Reading read() {
+        return read(STACKS);
+    }
+
+    /** The figures, with the {@code most} most frequent places. */
+    Reading read(int most) {
         if (stream == null) return new Reading(false, 0, 0, List.of());
         List<String> top = stacks.entrySet().stream()
                 .sorted(Comparator.comparingLong((Map.Entry<String, LongAdder> x) -> x.getValue().sum()).reversed())
-                .limit(STACKS).map(x -> x.getValue().sum() + " x " + x.getKey()).toList();
+                .limit(most).map(x -> x.getValue().sum() + " x " + x.getKey()).toList();
         return new Reading(true, pinned.sum(), nanos.sum() / 1e9, top);
     }
 

@@ -49,6 +49,7 @@ class PinnedThreadsTest {
             AdminOptions options = AdminOptions.DEFAULTS.withHost("127.0.0.1").withPort(0)
                     .withServer(new Watched(loom.port(), "loom", loom.jettyServer().server()));
             AdminServer admin = AdminServer.start(options);
+            PinnedThreads pins = PinnedThreads.start(); // the same events as the admin port's, every place kept (other code pins too)
             try {
                 String base = "http://127.0.0.1:" + loom.port();
                 for (String lock : List.of("reentrant", "wait", "synchronized"))
@@ -56,11 +57,12 @@ class PinnedThreadsTest {
                         assertEquals(200, r.statusCode(), lock + ": " + r.body());
                 Thread.ofVirtual().start(() -> assertTrue((twin == Twin.JAVA ? SlowInitJava.AT : SlowInitKotlin.AT) > 0)).join();
                 String adminBase = "http://127.0.0.1:" + admin.port();
-                await().atMost(Duration.ofSeconds(20)).until(() -> where(adminBase).stream().anyMatch(w -> w.contains("SlowInit")));
-                List<String> where = where(adminBase);
+                await().atMost(Duration.ofSeconds(20)).alias(twin + ": the class initialiser's pin")
+                        .until(() -> where(pins), w -> w.stream().anyMatch(x -> x.contains("SlowInit")));
+                List<String> where = where(pins);
                 long synchronizedPins = where.stream().filter(w -> w.contains("waitLocked")).mapToLong(PinnedThreadsTest::count).sum();
                 if (Runtime.version().feature() < 24) {
-                    await().atMost(Duration.ofSeconds(20)).until(() -> where(adminBase).stream().filter(w -> w.contains("waitLocked"))
+                    await().atMost(Duration.ofSeconds(20)).until(() -> where(pins).stream().filter(w -> w.contains("waitLocked"))
                             .mapToLong(PinnedThreadsTest::count).sum() >= REQUESTS);
                 } else {
                     assertEquals(0, synchronizedPins, twin + ": since JDK 24 a virtual thread sleeping in synchronized leaves its carrier: " + where);
@@ -68,15 +70,21 @@ class PinnedThreadsTest {
                 PrometheusText m = PrometheusText.parse(Http.get(adminBase + "/metrics").body());
                 assertTrue(m.series("loomylin_virtual_threads_pinned_total") >= 1, "the class initialiser's pin, at least");
                 assertTrue(m.series("loomylin_virtual_threads_pinned_seconds_total") > 0, "pins are timed");
+                assertTrue(!whereLive(adminBase).isEmpty() && whereLive(adminBase).size() <= PinnedThreads.STACKS, "the live view's most frequent places");
             } finally {
+                pins.close();
                 admin.close();
                 loom.stop();
             }
         }
     }
 
+    private static List<String> where(PinnedThreads pins) {
+        return pins.read(Integer.MAX_VALUE).where();
+    }
+
     @SuppressWarnings("unchecked")
-    private static List<String> where(String adminBase) {
+    private static List<String> whereLive(String adminBase) {
         Map<String, Object> live = (Map<String, Object>) Json.parse(Http.get(adminBase + "/live").body());
         return (List<String>) ((Map<String, Object>) live.get("virtualThreads")).get("pinnedWhere");
     }
