@@ -28,7 +28,7 @@ import loomylin.cli.UsageError;
 public final class JdkBench {
     public static final String NAME = "jdk";
     public static final Set<String> FLAGS = Set.of("preset", "java", "pools", "endpoints", "concurrency", "repeat", "measure", "warmup", "twin", "heap",
-            "wrk", "out", "help");
+            "wrk", "out", "rerender", "help");
     public static final List<String> POOLS = List.of("loom", "qtp-vtp:8:200", "qtp:200");
     public static final List<String> ENDPOINTS = List.of("wait-locked?ms=100&lock=synchronized", "wait-locked?ms=100&lock=reentrant", "wait-blocking?ms=100");
     /** Clients: on 2 carriers, a pinned 100 ms wait caps loom near 2 / 0.1 s = 20 req/s, where 200 clients could make 2,000. */
@@ -40,6 +40,7 @@ public final class JdkBench {
     }
 
     public static Path run(Flags flags, String commandLine, PrintStream out) {
+        if (flags.on("rerender")) return rerender(Path.of(flags.get("out")).toAbsolutePath(), out);
         if (flags.get(BenchFlags.JAVA) == null)
             throw new UsageError("--preset jdk compares the bench's own JDK with another: give --java PATH, e.g. a JDK 21's bin/java (scripts/jdk21.sh prints one)");
         ServerJava other = ServerJava.choose(flags.get(BenchFlags.JAVA));
@@ -63,12 +64,26 @@ public final class JdkBench {
                     commandLine + " (servers on " + side.java().command() + ")", out);
         }
         try {
-            Files.writeString(dir.resolve(REPORT), report(commandLine, sides));
+            Files.writeString(dir.resolve(REPORT), report(commandLine, sides.stream().map(Side::dir).toList()));
         } catch (IOException e) {
             throw new StartupFailure("bench: " + e.getMessage());
         }
         out.printf("bench: done; %s%n", dir.resolve(REPORT));
         return dir;
+    }
+
+    /** {@code --rerender}: jdk.md written again from the sides' directories under {@code dir}, measuring nothing. */
+    static Path rerender(Path dir, PrintStream out) {
+        try (java.util.stream.Stream<Path> s = Files.list(dir)) {
+            List<Path> sides = s.filter(p -> Files.isRegularFile(p.resolve("results.csv"))).sorted().toList();
+            if (sides.isEmpty()) throw new UsageError("--rerender: no JDK's results.csv under " + dir);
+            Files.writeString(dir.resolve(REPORT), report("java -jar loomylin.jar bench --preset jdk --rerender --out " + dir.getFileName()
+                    + " (the runs' commands are in each directory's provenance.json)", sides));
+            out.printf("bench: written again; %s%n", dir.resolve(REPORT));
+            return dir;
+        } catch (IOException e) {
+            throw new StartupFailure("bench: " + e.getMessage());
+        }
     }
 
     /** 21.0.8+9-LTS -> 21.0.8: a directory name. */
@@ -84,16 +99,27 @@ public final class JdkBench {
         return flags.get(name) == null ? fallback : flags.commaList(name, fallback);
     }
 
-    /** The two JDKs side by side: per endpoint and pool, the median req/s, p99 and pinned count of each, and their ratio. */
-    static String report(String commandLine, List<Side> sides) throws IOException {
+    /**
+     * The JDKs side by side: per endpoint and pool, each one's median req/s and p99 and its pinned count, and the
+     * ratio of the rates. Medians over the runs that decide; where none did (a collapse leaves too few answers to
+     * decide anything), over all the runs, marked with why.
+     */
+    static String report(String commandLine, List<Path> sides) throws IOException {
         List<List<RunResult>> results = new ArrayList<>();
-        for (Side s : sides) results.add(read(s.dir().resolve("results.csv")));
+        List<String> jdks = new ArrayList<>();
+        for (Path s : sides) {
+            results.add(read(s.resolve("results.csv")));
+            Map<?, ?> provenance = Files.isRegularFile(s.resolve("provenance.json"))
+                    ? (Map<?, ?>) loomylin.json.Json.parse(Files.readString(s.resolve("provenance.json"))) : Map.of();
+            jdks.add(String.valueOf(provenance.get("jdk")).replaceAll(";.*", ""));
+        }
         StringBuilder md = new StringBuilder("# The same servers on two JDKs\n\nCommand: `").append(commandLine).append("`. Each JDK's runs, report and ")
                 .append("provenance are in its directory: ");
-        for (Side s : sides) md.append('[').append(s.java().described()).append("](").append(s.dir().getFileName()).append("/report.md) ");
-        md.append("\n\nMedians over the runs that decide (settled, not too short, not client-limited); `n/d` where none did. ")
-                .append("Pinned: virtual threads JFR saw blocking while pinned (its `profile` threshold), summed over the runs (`jfr.csv`).\n\n| endpoint | pool |");
-        for (Side s : sides) md.append(" JDK ").append(s.java().version()).append(" req/s | p99 ms | pinned |");
+        for (int i = 0; i < sides.size(); i++) md.append('[').append(jdks.get(i)).append("](").append(sides.get(i).getFileName()).append("/report.md) ");
+        md.append("\n\nMedians over the runs that decide (settled, not too short, not client-limited); where none did, over all the runs,")
+                .append(" marked with why (a collapse leaves too few answers to decide anything). Pinned: virtual threads JFR saw blocking while")
+                .append(" pinned (its `profile` threshold), summed over the runs (`jfr.csv`).\n\n| endpoint | pool |");
+        for (Path s : sides) md.append(' ').append(s.getFileName()).append(" req/s | p99 ms | pinned |");
         md.append(" req/s ratio |\n|---|---|").append("--:|--:|--:|".repeat(sides.size())).append("--:|\n");
         Set<String> keys = new LinkedHashSet<>();
         for (List<RunResult> rs : results) for (RunResult r : rs) keys.add(r.spec().endpoint() + "\t" + r.spec().pool());
@@ -104,16 +130,28 @@ public final class JdkBench {
             for (int i = 0; i < sides.size(); i++) {
                 List<RunResult> cell = results.get(i).stream().filter(r -> (r.spec().endpoint() + "\t" + r.spec().pool()).equals(key)).toList();
                 List<RunResult> deciding = cell.stream().filter(r -> r.settled() && !r.tooShort() && !r.clientLimited()).toList();
-                double rps = median(deciding.stream().mapToDouble(RunResult::rps).toArray());
-                double p99 = median(deciding.stream().mapToDouble(RunResult::p99Ms).toArray());
+                List<RunResult> used = deciding.isEmpty() ? cell : deciding;
+                String mark = deciding.isEmpty() && !cell.isEmpty() ? " (" + marks(cell) + ")" : "";
+                double rps = median(used.stream().mapToDouble(RunResult::rps).toArray());
+                double p99 = median(used.stream().mapToDouble(RunResult::p99Ms).toArray());
                 rates.add(rps);
-                md.append(' ').append(Double.isNaN(rps) ? "n/d" : RunResult.fixed(rps, 1)).append(" | ").append(Double.isNaN(p99) ? "n/d" : RunResult.fixed(p99, 0))
-                        .append(" | ").append(pinned(sides.get(i).dir(), cell)).append(" |");
+                md.append(' ').append(Double.isNaN(rps) ? "-" : RunResult.fixed(rps, 1) + mark).append(" | ").append(Double.isNaN(p99) ? "-" : RunResult.fixed(p99, 0))
+                        .append(" | ").append(pinned(sides.get(i), cell)).append(" |");
             }
             double ratio = rates.size() == 2 && rates.get(1) > 0 ? rates.get(0) / rates.get(1) : Double.NaN;
-            md.append(' ').append(Double.isNaN(ratio) ? "n/d" : String.format(Locale.ROOT, "%.2fx", ratio)).append(" |\n");
+            md.append(' ').append(Double.isNaN(ratio) ? "-" : String.format(Locale.ROOT, "%.3fx", ratio)).append(" |\n");
         }
         return md.toString();
+    }
+
+    /** Why no run of a cell decides: the marks of its first run. */
+    private static String marks(List<RunResult> cell) {
+        RunResult r = cell.getFirst();
+        List<String> why = new ArrayList<>();
+        if (r.tooShort()) why.add("too short");
+        if (!r.settled()) why.add("unsettled");
+        if (r.clientLimited()) why.add("client-limited");
+        return String.join(", ", why);
     }
 
     private static List<RunResult> read(Path csv) throws IOException {
