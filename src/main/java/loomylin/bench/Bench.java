@@ -58,37 +58,34 @@ public final class Bench {
             ConnectionsBench.main(flags, commandLine, System.out);
             return;
         }
-        if (loomylin.bench.crossover.Crossover.NAME.equals(preset)) {
-            BenchFlags.only(flags, preset, loomylin.bench.crossover.Crossover.FLAGS);
-            loomylin.bench.crossover.Crossover.run(flags, commandLine, System.out);
-            return;
-        }
-        if (loomylin.bench.crossover.Floor.NAME.equals(preset)) {
-            BenchFlags.only(flags, preset, loomylin.bench.crossover.Floor.FLAGS);
-            loomylin.bench.crossover.Floor.run(flags, commandLine, System.out);
-            return;
-        }
         if (FibersExperiments.NAME.equals(preset)) {
             FibersExperiments.run(flags, commandLine, System.out);
             return;
         }
-        if (JdkBench.NAME.equals(preset)) {
-            BenchFlags.only(flags, preset, JdkBench.FLAGS);
-            JdkBench.run(flags, commandLine, System.out);
-            return;
-        }
-        if (loomylin.bench.bound.AdmissionBench.NAME.equals(preset)) {
-            BenchFlags.only(flags, preset, loomylin.bench.bound.AdmissionBench.FLAGS);
-            loomylin.bench.bound.AdmissionBench.run(flags, commandLine, System.out);
-            return;
-        }
-        if (Bound.NAME.equals(preset)) {
-            BenchFlags.only(flags, preset, Bound.FLAGS);
-            Bound.run(flags, commandLine, System.out);
+        OwnRunner own = OWN_RUNNERS.get(preset);
+        if (own != null) {
+            BenchFlags.only(flags, preset, own.flags());
+            own.run().run(flags, commandLine, System.out);
             return;
         }
         run(BenchFlags.parse(flags), commandLine, System.out);
     }
+
+    /** A preset with a runner of its own, and the bench flags it reads (any other is refused in one line). */
+    private record OwnRunner(java.util.Set<String> flags, Runner run) {
+    }
+
+    @FunctionalInterface
+    private interface Runner {
+        Path run(Flags flags, String commandLine, PrintStream out);
+    }
+
+    private static final Map<String, OwnRunner> OWN_RUNNERS = Map.of(
+            loomylin.bench.crossover.Crossover.NAME, new OwnRunner(loomylin.bench.crossover.Crossover.FLAGS, loomylin.bench.crossover.Crossover::run),
+            loomylin.bench.crossover.Floor.NAME, new OwnRunner(loomylin.bench.crossover.Floor.FLAGS, loomylin.bench.crossover.Floor::run),
+            JdkBench.NAME, new OwnRunner(JdkBench.FLAGS, JdkBench::run),
+            loomylin.bench.bound.AdmissionBench.NAME, new OwnRunner(loomylin.bench.bound.AdmissionBench.FLAGS, loomylin.bench.bound.AdmissionBench::run),
+            Bound.NAME, new OwnRunner(Bound.FLAGS, Bound::run));
 
     /** Runs the bench; returns the output directory, or throws StartupFailure after writing what finished. */
     public static Path run(BenchConfig config, String commandLine, PrintStream out) {
