@@ -258,7 +258,7 @@ public final class CrossoverReport {
     private static final int MAP_W = 600;
     private static final int MAP_H = 420;
 
-    /** Three heat maps side by side (throughput, p99, CPU per request); false when no cell has a ratio. */
+    /** Three heat maps side by side (throughput, p99, CPU per request), undecided cells grey; false when the grid is empty. */
     static boolean heatMaps(Path file, List<Crossover.Row> rows, Versus versus) throws IOException {
         List<Integer> waits = waits(rows);
         List<Double> cpus = cpus(rows);
@@ -266,7 +266,6 @@ public final class CrossoverReport {
         System.setProperty("java.awt.headless", "true");
         BufferedImage image = new BufferedImage(MAP_W * Metric.values().length, MAP_H, BufferedImage.TYPE_INT_RGB);
         Graphics2D g = image.createGraphics();
-        boolean any = false;
         try {
             g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
             g.setColor(Color.WHITE);
@@ -296,14 +295,13 @@ public final class CrossoverReport {
                         g.drawRect(x, y, cellW, cellH);
                         g.setColor(Color.BLACK);
                         if (s.count() > 0) {
-                            any = true;
                             centred(g, RunResult.fixed(s.median(), 2) + "x", x + cellW / 2, y + cellH / 2 - 2);
                             if (s.count() > 1 && s.min() != s.max())
                                 centred(g, RunResult.fixed(s.min(), 2) + "-" + RunResult.fixed(s.max(), 2), x + cellW / 2, y + cellH / 2 + 14);
                             Optional<String> vs = bestPool(rows, new Grid.Cell(waits.get(xi), cpu), metric, versus);
                             if (vs.isPresent()) centred(g, "vs " + vs.get(), x + cellW / 2, y + cellH / 2 + 28);
                         } else {
-                            centred(g, "no data", x + cellW / 2, y + cellH / 2);
+                            centred(g, "undecided", x + cellW / 2, y + cellH / 2);
                         }
                     }
                 }
@@ -316,8 +314,7 @@ public final class CrossoverReport {
         } finally {
             g.dispose();
         }
-        if (!any) return false;
-        ImageIO.write(image, "png", file.toFile());
+        ImageIO.write(image, "png", file.toFile()); // also when nothing decided: every cell then says so
         return true;
     }
 
