@@ -177,8 +177,6 @@ public final class JdkBench {
     }
 
     static double median(double[] v) {
-        double[] s = java.util.Arrays.stream(v).filter(d -> !Double.isNaN(d)).sorted().toArray();
-        if (s.length == 0) return Double.NaN;
-        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+        return loomylin.bench.output.Spread.of(java.util.Arrays.stream(v).boxed().toList()).median();
     }
 }

@@ -41,9 +41,8 @@ final class AdmissionLimit extends Handler.Wrapper implements Graceful {
     private final long maxWaitMs;
     private final ReentrantLock lock = new ReentrantLock();
     private final ArrayDeque<Waiting> queue = new ArrayDeque<>(); // guarded by lock
-    private int running; // guarded by lock
+    private volatile int running; // written under lock; read without it by the figures
     private boolean shuttingDown; // guarded by lock
-    private volatile int runningNow; // running, for readers that take no lock
     private volatile int queuedNow; // queue.size(), likewise
     private final LongAdder expired = new LongAdder();
     private final LongAdder rejected = new LongAdder();
@@ -68,7 +67,7 @@ final class AdmissionLimit extends Handler.Wrapper implements Graceful {
             if (shuttingDown) {
                 stopping = true;
             } else if (running < limit) {
-                setRunning(running + 1);
+                running++;
                 admit = true;
             } else if (maxWaitMs > 0 && queue.size() < MAX_QUEUED) {
                 waiting = new Waiting(request, response, callback, arrived);
@@ -102,17 +101,12 @@ final class AdmissionLimit extends Handler.Wrapper implements Graceful {
         lock.lock();
         try {
             next = queue.pollFirst();
-            if (next == null) setRunning(running - 1);
+            if (next == null) running--;
             else queuedNow = queue.size();
         } finally {
             lock.unlock();
         }
         if (next != null) next.resume();
-    }
-
-    private void setRunning(int n) {
-        running = n;
-        runningNow = n;
     }
 
     private Scheduler scheduler() {
@@ -171,7 +165,7 @@ final class AdmissionLimit extends Handler.Wrapper implements Graceful {
 
     /** Requests holding a slot now (admitted and not yet complete). */
     int admitted() {
-        return runningNow;
+        return running;
     }
 
     /** Requests waiting for a slot now. */
@@ -197,7 +191,7 @@ final class AdmissionLimit extends Handler.Wrapper implements Graceful {
     @Override
     public String toString() {
         return String.format("%s@%x{limit=%d,admitted=%d,queued=%d,maxWaitMs=%d}", getClass().getSimpleName(), hashCode(), limit,
-                runningNow, queuedNow, maxWaitMs);
+                running, queuedNow, maxWaitMs);
     }
 
     /** A request waiting for a slot; it leaves the queue exactly once, by {@link #resume}, {@link #expire} or a shutdown. */

@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.function.ToDoubleFunction;
 import loomylin.bench.output.Provenance;
+import loomylin.bench.output.Spread;
 import loomylin.bench.run.RunResult;
 
 /**
@@ -67,8 +68,8 @@ final class AdmissionReport {
                 List<AdmissionBench.Row> all = rows.stream().filter(r -> r.pool().equals(pool) && r.variant().equals(load)).toList();
                 if (all.isEmpty()) continue;
                 List<AdmissionBench.Row> idle = all.stream().filter(r -> r.failure() == null && r.idleBefore()).toList();
-                double share = median(idle, r -> r.goodput() / capacity);
-                double p99 = median(idle, AdmissionBench.Row::okP99Ms);
+                double share = spread(idle, r -> r.goodput() / capacity).median();
+                double p99 = spread(idle, AdmissionBench.Row::okP99Ms).median();
                 long recovered = idle.stream().filter(AdmissionBench.Row::recovered).count();
                 md.append(String.format(Locale.ROOT, "| %s | %s | %d / %d | %s | %s | %s | %s | %d of %d | %s |%n", pool, load, idle.size(), all.size(),
                         withRange(idle, r -> r.goodput() / capacity, 2), withRange(idle, AdmissionBench.Row::okP99Ms, 0),
@@ -87,17 +88,13 @@ final class AdmissionReport {
         Files.writeString(dir.resolve("admission.md"), md.toString(), StandardCharsets.UTF_8);
     }
 
-    static double median(List<AdmissionBench.Row> rows, ToDoubleFunction<AdmissionBench.Row> f) {
-        double[] v = rows.stream().mapToDouble(f).filter(d -> !Double.isNaN(d)).sorted().toArray();
-        if (v.length == 0) return Double.NaN;
-        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    /** Median, range and count of one figure over these runs ({@link Spread}: NaN left out). */
+    static Spread spread(List<AdmissionBench.Row> rows, ToDoubleFunction<AdmissionBench.Row> f) {
+        return Spread.of(rows.stream().map(r -> f.applyAsDouble(r)).toList());
     }
 
     private static String withRange(List<AdmissionBench.Row> rows, ToDoubleFunction<AdmissionBench.Row> f, int decimals) {
-        double[] v = rows.stream().mapToDouble(f).filter(d -> !Double.isNaN(d)).sorted().toArray();
-        if (v.length == 0) return "-";
-        String m = RunResult.fixed(median(rows, f), decimals);
-        if (v.length == 1) return m;
-        return m + " (" + RunResult.fixed(v[0], decimals) + "-" + RunResult.fixed(v[v.length - 1], decimals) + ")";
+        Spread s = spread(rows, f);
+        return s.count() == 0 ? "-" : s.text(decimals);
     }
 }
