@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.logging.Level;
+import loomylin.testing.Stops;
 import loomylin.testing.Twin;
 import loomylin.testing.IntegrationTest;
 import loomylin.testing.Tools;
@@ -72,7 +73,7 @@ class LiveViewBrowserTest {
     void stop() throws Exception {
         if (browser != null) browser.quit();
         if (admin != null) admin.close();
-        servers.forEach(Javalin::stop);
+        Stops.stopAll(servers);
         if (profile != null) {
             try (var files = Files.walk(profile)) {
                 files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());

@@ -12,6 +12,7 @@ import java.util.Map;
 import loomylin.bench.measure.PrometheusText;
 import loomylin.json.Json;
 import loomylin.testing.Http;
+import loomylin.testing.Stops;
 import loomylin.testing.Twin;
 import org.junit.jupiter.api.Test;
 
@@ -77,7 +78,7 @@ class PinnedThreadsTest {
             } finally {
                 pins.close();
                 admin.close();
-                loom.stop();
+                Stops.stop(loom);
             }
         }
     }

@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
+import loomylin.testing.Stops;
 import loomylin.testing.Twin;
 import loomylin.backend.Backend;
 import loomylin.jetty.ServerOptions;
@@ -138,7 +139,7 @@ class BackendFaultTest {
             String figures = RawHttp.awaitOnlyPoolInFlight(port, Duration.ofSeconds(3));
             assertTrue(figures.contains("\"inFlight\":1,"), "nothing left in flight: " + figures);
         } finally {
-            app.stop();
+            Stops.stop(app);
         }
     }
 
@@ -155,7 +156,7 @@ class BackendFaultTest {
                 assertTrue(a.body().contains("\"meetings\""), a.toString());
             }
         } finally {
-            app.stop();
+            Stops.stop(app);
         }
     }
 

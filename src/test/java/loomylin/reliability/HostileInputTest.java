@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import loomylin.testing.TestData;
+import loomylin.testing.Stops;
 import loomylin.testing.Twin;
 import loomylin.admin.AdminOptions;
 import loomylin.admin.AdminServer;
@@ -59,8 +60,9 @@ class HostileInputTest {
 
     @AfterAll
     static void stop() {
-        servers.values().forEach(Javalin::stop);
-        backend.close();
+        List<Object> all = new ArrayList<>(servers.values());
+        all.add(backend);
+        Stops.stopAll(all);
     }
 
     /** A route, its numeric parameter and its upper bound. */

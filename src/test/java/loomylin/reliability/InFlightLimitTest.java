@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import loomylin.jetty.ServerOptions;
 import loomylin.json.Json;
+import loomylin.testing.Stops;
 import loomylin.testing.Twin;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -95,7 +96,7 @@ class InFlightLimitTest {
             assertTrue(poolAnswers.get() >= 1);
             assertEquals(1, ((Number) after.get("inFlight")).intValue(), "nothing left in flight but this /pool");
         } finally {
-            app.stop();
+            Stops.stop(app);
         }
     }
 

@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
+import loomylin.testing.Stops;
 import loomylin.testing.Twin;
 import loomylin.admin.AdminOptions;
 import loomylin.admin.AdminServer;
@@ -59,9 +60,7 @@ class ProtocolEdgeTest {
 
     @AfterAll
     static void stop() {
-        app.stop();
-        limited.stop();
-        backend.close();
+        Stops.stopAll(List.of(app, limited, backend));
     }
 
     @Test
@@ -134,7 +133,7 @@ class ProtocolEdgeTest {
             assertTrue(slowest > 2 * IDLE_MS, "some waited well past the idle timeout (slowest " + slowest + " ms)");
             assertTrue(RawHttp.closedByServer(silent, Duration.ofSeconds(5)), "the silent connection was dropped");
         } finally {
-            small.stop();
+            Stops.stop(small);
         }
     }
 
@@ -241,7 +240,7 @@ class ProtocolEdgeTest {
             assertCutAtTheDeadline(server.port());
             assertEquals(200, RawHttp.get(server.port(), "/pool").status(), "and the server carries on");
         } finally {
-            server.stop();
+            Stops.stop(server);
         }
     }
 
@@ -271,7 +270,7 @@ class ProtocolEdgeTest {
             }
             assertTrue(answered > 2, answered + " requests");
         } finally {
-            server.stop();
+            Stops.stop(server);
         }
     }
 
