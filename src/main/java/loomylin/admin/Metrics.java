@@ -18,6 +18,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.ToDoubleFunction;
+import loomylin.db.DbFigures;
+import loomylin.db.DbPool;
 import loomylin.jetty.Admission;
 import loomylin.jetty.RequestCounts;
 
@@ -87,6 +89,19 @@ final class Metrics {
         HistogramSnapshot.Builder admissionWait = HistogramSnapshot.builder().name("loomylin_admission_wait_seconds")
                 .help("How long each admitted request waited for its slot");
         boolean anyAdmission = false;
+        GaugeSnapshot.Builder dbSize = GaugeSnapshot.builder().name("loomylin_db_pool_size")
+                .help("--db-pool: the connections the server's database pool keeps (servers with a database only)");
+        GaugeSnapshot.Builder dbConnections = GaugeSnapshot.builder().name("loomylin_db_connections")
+                .help("The server's database connections by state: active = lent to a request, idle = in the pool, total = open");
+        GaugeSnapshot.Builder dbPending = GaugeSnapshot.builder().name("loomylin_db_pending")
+                .help("Requests waiting for a database connection now: with a thread per request unbounded, the queue is here");
+        CounterSnapshot.Builder dbAcquired = CounterSnapshot.builder().name("loomylin_db_connections_acquired")
+                .help("Database connections the pool handed to requests");
+        CounterSnapshot.Builder dbWait = CounterSnapshot.builder().name("loomylin_db_connection_wait_seconds")
+                .help("Time requests spent waiting for a database connection, summed (divide by acquired for the mean)");
+        CounterSnapshot.Builder dbTimeouts = CounterSnapshot.builder().name("loomylin_db_connection_timeouts")
+                .help("Requests that waited --db-timeout-ms for a connection and got none (each answered 503)");
+        boolean anyDb = false;
         for (Watched w : servers) {
             Labels port = Labels.of("port", String.valueOf(w.port()), "pool", w.pool());
             info.dataPoint(InfoSnapshot.InfoDataPointSnapshot.builder().labels(port).build());
@@ -117,6 +132,18 @@ final class Metrics {
                 tasksRunning.dataPoint(gauge(port, pool.tasksRunning()));
                 tasksWaiting.dataPoint(gauge(port, pool.tasksWaiting()));
             }
+            Optional<DbPool> db = w.db();
+            if (db.isPresent()) {
+                anyDb = true;
+                DbFigures f = db.get().figures();
+                dbSize.dataPoint(gauge(port, f.size()));
+                for (Map.Entry<String, Integer> state : List.of(Map.entry("active", f.active()), Map.entry("idle", f.idle()), Map.entry("total", f.total())))
+                    dbConnections.dataPoint(gauge(port.add("state", state.getKey()), state.getValue()));
+                dbPending.dataPoint(gauge(port, f.pending()));
+                dbAcquired.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder().labels(port).value(f.acquired()).build());
+                dbWait.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder().labels(port).value(f.waitSeconds()).build());
+                dbTimeouts.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder().labels(port).value(f.timeouts()).build());
+            }
             Optional<Admission> admission = w.admission();
             if (admission.isPresent()) {
                 Admission a = admission.get();
@@ -140,6 +167,10 @@ final class Metrics {
         if (anyAdmission) {
             all.metricSnapshot(admissionLimit.build()).metricSnapshot(admitted.build()).metricSnapshot(admissionQueued.build())
                     .metricSnapshot(refused.build()).metricSnapshot(admissionWait.build());
+        }
+        if (anyDb) {
+            all.metricSnapshot(dbSize.build()).metricSnapshot(dbConnections.build()).metricSnapshot(dbPending.build())
+                    .metricSnapshot(dbAcquired.build()).metricSnapshot(dbWait.build()).metricSnapshot(dbTimeouts.build());
         }
 
         GaugeSnapshot.Builder byOwner = GaugeSnapshot.builder().name("loomylin_os_threads")

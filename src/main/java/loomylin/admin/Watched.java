@@ -1,6 +1,7 @@
 package loomylin.admin;
 
 import java.util.Optional;
+import loomylin.db.DbPool;
 import loomylin.jetty.Admission;
 import loomylin.jetty.RequestCounts;
 import org.eclipse.jetty.server.Server;
@@ -17,6 +18,11 @@ public record Watched(int port, String pool, Server server) {
     /** What the server's in-flight limit is doing; empty without {@code --max-in-flight}. */
     public Optional<Admission> admission() {
         return Admission.of(server);
+    }
+
+    /** The server's database pool; empty without {@code --db} or {@code --db-url}. */
+    public Optional<DbPool> db() {
+        return DbPool.of(server);
     }
 
     public PoolFigures poolFigures() {

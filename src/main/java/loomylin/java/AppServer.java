@@ -1,6 +1,7 @@
 package loomylin.java;
 
 import io.javalin.Javalin;
+import loomylin.db.DbPool;
 import loomylin.jetty.JettySetup;
 import loomylin.jetty.PoolName;
 import loomylin.jetty.ServerOptions;
@@ -14,12 +15,15 @@ public final class AppServer {
     }
 
     public static Javalin start(ServerOptions options) {
-        ThreadPool pool = Pools.create(options.pool(), PoolName.of(options.pool().type().label, options.port()));
+        String name = PoolName.of(options.pool().type().label, options.port());
+        ThreadPool pool = Pools.create(options.pool(), name);
         HopClient hops = new HopClient(options);
-        Endpoints endpoints = new Endpoints(options, pool, hops);
+        DbPool db = options.db() == null ? null : new DbPool(options.db(), "db-" + name);
+        Endpoints endpoints = new Endpoints(options, pool, hops, db);
         Javalin app = Javalin.create(config -> {
             config.jetty.threadPool = pool;
             JettySetup.apply(config, options);
+            if (db != null) config.jetty.modifyServer(server -> server.addBean(db));
             ErrorAnswers.apply(config, Routes.listing());
             config.events.serverStopped(hops::close);
             config.events.serverStartFailed(hops::close);
@@ -31,6 +35,7 @@ public final class AppServer {
             config.routes.get(Routes.HOPS_ASYNC, endpoints::hopsAsync);
             config.routes.get(Routes.MIXED, endpoints::mixed);
             config.routes.get(Routes.MIXED_ASYNC, endpoints::mixedAsync);
+            config.routes.get(Routes.DB_BLOCKING, endpoints::dbBlocking);
             config.routes.get(Routes.POOL, endpoints::pool);
         });
         return app.start();

@@ -1,12 +1,20 @@
 package loomylin.java;
 
 import io.javalin.http.Context;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import loomylin.db.DbFailure;
+import loomylin.db.DbPool;
+import loomylin.db.Items;
 import loomylin.jetty.ServerOptions;
 import loomylin.web.AsyncWriters;
 import loomylin.web.FileBody;
@@ -26,14 +34,17 @@ public final class Endpoints {
     private final ServerOptions options;
     private final ThreadPool pool;
     private final HopClient hops;
+    /** The server's database pool; null without --db or --db-url. */
+    private final DbPool db;
     /** Where /wait-async answers run: the server's request threads (virtual ones where the pool has them). */
     private final Executor answers;
     private final AsyncWriters asyncWriters = new AsyncWriters();
 
-    public Endpoints(ServerOptions options, ThreadPool pool, HopClient hops) {
+    public Endpoints(ServerOptions options, ThreadPool pool, HopClient hops, DbPool db) {
         this.options = options;
         this.pool = pool;
         this.hops = hops;
+        this.db = db;
         Executor virtual = VirtualThreads.getVirtualThreadsExecutor(pool);
         this.answers = virtual != null ? virtual : pool;
     }
@@ -118,6 +129,31 @@ public final class Endpoints {
         ctx.future(() -> hops.meetingsAsync(token, delay).thenAccept(meetings -> ctx.json(meetings)));
     }
 
+    /**
+     * One row read by its key through JDBC on the request thread, with a wait of {@code ms} on the database server
+     * ({@code pg_sleep}) inside the query: the thread (or virtual thread) and a pooled connection are held for
+     * the whole wait. Row {@code id}, or a random one.
+     */
+    public void dbBlocking(Context ctx) {
+        int ms = Params.integer(ctx.queryParams("ms"), "ms", Limits.MS_DEFAULT, 0, Limits.MS_MAX);
+        int id = Params.integer(ctx.queryParams("id"), "id", 0, 0, Items.ROWS);
+        if (id == 0) id = ThreadLocalRandom.current().nextInt(1, Items.ROWS + 1);
+        if (db == null) throw DbFailure.noDatabase();
+        try (Connection c = db.connection(); PreparedStatement q = c.prepareStatement(Items.QUERY)) {
+            q.setDouble(1, ms / 1000.0);
+            q.setInt(2, id);
+            try (ResultSet row = q.executeQuery()) {
+                if (!row.next()) throw new DbFailure(502, "database: no row " + id + " in " + Items.TABLE);
+                Map<String, Object> body = new LinkedHashMap<>();
+                body.put("id", id);
+                body.put("name", row.getString(1));
+                ctx.json(body);
+            }
+        } catch (SQLException e) {
+            throw db.failure(e);
+        }
+    }
+
     /** The seed's request: SHA-256 work, a wait (a sleep, or {@code calls} backend calls), then the data file's first bytes, all on the request thread. */
     public void mixed(Context ctx) throws Exception {
         MixedWork work = MixedWork.of(ctx, options.dataFileBytes());
@@ -155,6 +191,7 @@ public final class Endpoints {
         body.putAll(Pools.figures(pool));
         body.putAll(SchedulerFigures.read());
         body.putAll(asyncWriters.figures());
+        if (db != null) body.putAll(db.figures().fields());
         ctx.json(body);
     }
 

@@ -2,6 +2,7 @@ package loomylin.jetty;
 
 import java.net.URI;
 import java.nio.file.Path;
+import loomylin.db.DbOptions;
 
 /**
  * Everything one Loomylin server needs to start, as asked: an immutable value both twins read. What a server
@@ -24,77 +25,82 @@ import java.nio.file.Path;
  * @param twin Which twin serves, for logs and /pool.
  * @param dataFile The file /mixed and /mixed-async read, made at start-up by whoever starts the servers.
  * @param dataFileBytes The data file's size in bytes.
+ * @param db The database /db-blocking reads through a pool of its own; null = none ({@code --db}, {@code --db-url}).
  */
-public record ServerOptions(String host, int port, PoolKind pool, URI backend, int acceptQueue, int idleTimeoutMs, int headerTimeoutMs, int minBodyRate, int hopConnectTimeoutMs, int hopTimeoutMs, HopClientKind hopClient, int graceMs, int maxInFlight, int maxInFlightWaitMs, Twin twin, Path dataFile, int dataFileBytes) {
+public record ServerOptions(String host, int port, PoolKind pool, URI backend, int acceptQueue, int idleTimeoutMs, int headerTimeoutMs, int minBodyRate, int hopConnectTimeoutMs, int hopTimeoutMs, HopClientKind hopClient, int graceMs, int maxInFlight, int maxInFlightWaitMs, Twin twin, Path dataFile, int dataFileBytes, DbOptions db) {
 
     /** The defaults: every server port's, before flags. */
-    public static final ServerOptions DEFAULTS = new ServerOptions("0.0.0.0", 7000, PoolKind.loom(), URI.create("http://localhost:7003"), 4096, 30_000, 5_000, 128, 2_000, 5_000, HopClientKind.URL, 5_000, 0, 1_000, Twin.JAVA, null, 0);
+    public static final ServerOptions DEFAULTS = new ServerOptions("0.0.0.0", 7000, PoolKind.loom(), URI.create("http://localhost:7003"), 4096, 30_000, 5_000, 128, 2_000, 5_000, HopClientKind.URL, 5_000, 0, 1_000, Twin.JAVA, null, 0, null);
 
     public ServerOptions withHost(String value) {
-        return new ServerOptions(value, port, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, twin, dataFile, dataFileBytes);
+        return new ServerOptions(value, port, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, twin, dataFile, dataFileBytes, db);
     }
 
     public ServerOptions withPort(int value) {
-        return new ServerOptions(host, value, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, twin, dataFile, dataFileBytes);
+        return new ServerOptions(host, value, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, twin, dataFile, dataFileBytes, db);
     }
 
     public ServerOptions withPool(PoolKind value) {
-        return new ServerOptions(host, port, value, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, twin, dataFile, dataFileBytes);
+        return new ServerOptions(host, port, value, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, twin, dataFile, dataFileBytes, db);
     }
 
     public ServerOptions withBackend(URI value) {
-        return new ServerOptions(host, port, pool, value, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, twin, dataFile, dataFileBytes);
+        return new ServerOptions(host, port, pool, value, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, twin, dataFile, dataFileBytes, db);
     }
 
     public ServerOptions withAcceptQueue(int value) {
-        return new ServerOptions(host, port, pool, backend, value, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, twin, dataFile, dataFileBytes);
+        return new ServerOptions(host, port, pool, backend, value, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, twin, dataFile, dataFileBytes, db);
     }
 
     public ServerOptions withIdleTimeoutMs(int value) {
-        return new ServerOptions(host, port, pool, backend, acceptQueue, value, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, twin, dataFile, dataFileBytes);
+        return new ServerOptions(host, port, pool, backend, acceptQueue, value, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, twin, dataFile, dataFileBytes, db);
     }
 
     public ServerOptions withHeaderTimeoutMs(int value) {
-        return new ServerOptions(host, port, pool, backend, acceptQueue, idleTimeoutMs, value, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, twin, dataFile, dataFileBytes);
+        return new ServerOptions(host, port, pool, backend, acceptQueue, idleTimeoutMs, value, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, twin, dataFile, dataFileBytes, db);
     }
 
     public ServerOptions withMinBodyRate(int value) {
-        return new ServerOptions(host, port, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, value, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, twin, dataFile, dataFileBytes);
+        return new ServerOptions(host, port, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, value, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, twin, dataFile, dataFileBytes, db);
     }
 
     public ServerOptions withHopConnectTimeoutMs(int value) {
-        return new ServerOptions(host, port, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, value, hopTimeoutMs, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, twin, dataFile, dataFileBytes);
+        return new ServerOptions(host, port, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, value, hopTimeoutMs, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, twin, dataFile, dataFileBytes, db);
     }
 
     public ServerOptions withHopTimeoutMs(int value) {
-        return new ServerOptions(host, port, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, value, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, twin, dataFile, dataFileBytes);
+        return new ServerOptions(host, port, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, value, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, twin, dataFile, dataFileBytes, db);
     }
 
     public ServerOptions withHopClient(HopClientKind value) {
-        return new ServerOptions(host, port, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, value, graceMs, maxInFlight, maxInFlightWaitMs, twin, dataFile, dataFileBytes);
+        return new ServerOptions(host, port, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, value, graceMs, maxInFlight, maxInFlightWaitMs, twin, dataFile, dataFileBytes, db);
     }
 
     public ServerOptions withGraceMs(int value) {
-        return new ServerOptions(host, port, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, value, maxInFlight, maxInFlightWaitMs, twin, dataFile, dataFileBytes);
+        return new ServerOptions(host, port, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, value, maxInFlight, maxInFlightWaitMs, twin, dataFile, dataFileBytes, db);
     }
 
     public ServerOptions withMaxInFlight(int value) {
-        return new ServerOptions(host, port, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, value, maxInFlightWaitMs, twin, dataFile, dataFileBytes);
+        return new ServerOptions(host, port, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, value, maxInFlightWaitMs, twin, dataFile, dataFileBytes, db);
     }
 
     public ServerOptions withMaxInFlightWaitMs(int value) {
-        return new ServerOptions(host, port, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, maxInFlight, value, twin, dataFile, dataFileBytes);
+        return new ServerOptions(host, port, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, maxInFlight, value, twin, dataFile, dataFileBytes, db);
     }
 
     public ServerOptions withTwin(Twin value) {
-        return new ServerOptions(host, port, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, value, dataFile, dataFileBytes);
+        return new ServerOptions(host, port, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, value, dataFile, dataFileBytes, db);
     }
 
     public ServerOptions withDataFile(Path value) {
-        return new ServerOptions(host, port, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, twin, value, dataFileBytes);
+        return new ServerOptions(host, port, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, twin, value, dataFileBytes, db);
     }
 
     public ServerOptions withDataFileBytes(int value) {
-        return new ServerOptions(host, port, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, twin, dataFile, value);
+        return new ServerOptions(host, port, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, twin, dataFile, value, db);
+    }
+
+    public ServerOptions withDb(DbOptions value) {
+        return new ServerOptions(host, port, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, twin, dataFile, dataFileBytes, value);
     }
 }

@@ -59,6 +59,7 @@ public final class Launcher {
         List<ServerOptions> asked = ServerPlan.planned(flags, base);
 
         int dataBytes = flags.integer("data-file-bytes", Limits.DATA_FILE_BYTES_MIN, Limits.DATA_FILE_BYTES_MAX);
+        DatabasePlan database = DatabasePlan.of(flags);
         Path dataDir = ServerPlan.dataDir(flags);
 
         List<AutoCloseable> running = new ArrayList<>();
@@ -84,6 +85,7 @@ public final class Launcher {
                 planned = planned.stream().map(o -> o.withBackend(url)).toList();
                 log("backend on port {} ({}, delay {} ms)", backend.port(), Backend.ROUTES, flags.get("delay"));
             }
+            planned = database.start(planned, running);
             for (ServerOptions o : planned) {
                 Javalin app = bind(() -> servers.apply(o));
                 running.add(() -> GracefulStop.stop(app));

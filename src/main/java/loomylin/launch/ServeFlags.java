@@ -2,6 +2,8 @@ package loomylin.launch;
 
 import java.util.List;
 import loomylin.cli.Flags;
+import loomylin.db.DbOptions;
+import loomylin.db.Items;
 import loomylin.jetty.PoolKind;
 import loomylin.web.Limits;
 import loomylin.web.Routes;
@@ -35,6 +37,11 @@ public final class ServeFlags {
             new Flags.Flag("grace-ms", "MS", "5000", "on stop, how long in-flight requests may take to finish; the process ends within this + 1 s"),
             new Flags.Flag("max-in-flight", "N", "0", "requests handled at once per server before the rest queue; 0 = no limit"),
             new Flags.Flag("max-in-flight-wait-ms", "MS", "1000", "how long a queued request waits before 503 + Retry-After"),
+            new Flags.Flag("db", null, null, "start a PostgreSQL of Loomylin's own on loopback (bundled, nothing to install; stopped and deleted on exit) for /db-blocking"),
+            new Flags.Flag("db-url", "URL", null, "use this database for /db-blocking instead: jdbc:postgresql://HOST:PORT/NAME?user=U&password=P (the table " + Items.TABLE + " is created there if missing)"),
+            new Flags.Flag("db-bin", "DIR", null, "with --db: the bin directory of a PostgreSQL install to start instead of the bundled one"),
+            new Flags.Flag("db-pool", "N", "10", "connections in each server's database pool (HikariCP)"),
+            new Flags.Flag("db-timeout-ms", "MS", "1000", "how long a request waits for a free connection before 503 (at least " + DbOptions.TIMEOUT_MIN_MS + ")"),
             new Flags.Flag("data-file-bytes", "BYTES", String.valueOf(Limits.DATA_FILE_BYTES_DEFAULT),
                     "size of the random data file /mixed reads, made at start-up and deleted on exit (" + Limits.DATA_FILE_BYTES_MIN + "-" + Limits.DATA_FILE_BYTES_MAX + ")"),
             new Flags.Flag("data-dir", "DIR", null, "where the data file is written; unset: a new temporary directory"),

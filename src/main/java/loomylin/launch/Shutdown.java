@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import loomylin.backend.Backend;
 import loomylin.cli.DataFile;
+import loomylin.db.LocalPostgres;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import sun.misc.Signal;
@@ -113,8 +114,8 @@ final class Shutdown {
     }
 
     /**
-     * Stops the servers in parallel (each waits for its own in-flight requests), then the backend and the data
-     * file, which requests may still be using until then; false if any stop failed.
+     * Stops the servers in parallel (each waits for its own in-flight requests), then the backend, the data
+     * file and the database, which requests may still be using until then; false if any stop failed.
      */
     static boolean stopAll(List<? extends AutoCloseable> running) {
         AtomicBoolean clean = new AtomicBoolean(true);
@@ -136,7 +137,7 @@ final class Shutdown {
     }
 
     private static boolean stopsLast(AutoCloseable c) {
-        return c instanceof Backend || c instanceof DataFile;
+        return c instanceof Backend || c instanceof DataFile || c instanceof LocalPostgres;
     }
 
     private static void close(AutoCloseable c, AtomicBoolean clean) {

@@ -17,7 +17,7 @@ public final class ErrorAnswers {
 
     public static void apply(JavalinConfig config, String routes) {
         config.routes.exception(BadParameter.class, (e, ctx) -> answer(ctx, 400, e.getMessage()));
-        config.routes.exception(HopFailure.class, (e, ctx) -> answer(ctx, e.status, e.getMessage()));
+        config.routes.exception(OneLineFailure.class, (e, ctx) -> answer(ctx, e.status, e.getMessage()));
         config.routes.exception(Exception.class, (e, ctx) -> {
             if (e instanceof InterruptedException) LOG.info("{} interrupted: the server is stopping", where(ctx));
             else LOG.warn("{} failed", where(ctx), e); // with its stack trace, server-side only

@@ -1,6 +1,7 @@
 package loomylin.kotlin
 
 import io.javalin.Javalin
+import loomylin.db.DbPool
 import loomylin.jetty.JettySetup
 import loomylin.jetty.PoolName
 import loomylin.jetty.ServerOptions
@@ -11,12 +12,15 @@ import loomylin.web.Routes
 object AppServer {
     @JvmStatic
     fun start(options: ServerOptions): Javalin {
-        val pool = Pools.create(options.pool, PoolName.of(options.pool.type().label, options.port))
+        val name = PoolName.of(options.pool.type().label, options.port)
+        val pool = Pools.create(options.pool, name)
         val hops = HopClient(options)
-        val endpoints = Endpoints(options, pool, hops)
+        val db = options.db?.let { DbPool(it, "db-$name") }
+        val endpoints = Endpoints(options, pool, hops, db)
         val app = Javalin.create { config ->
             config.jetty.threadPool = pool
             JettySetup.apply(config, options)
+            if (db != null) config.jetty.modifyServer { server -> server.addBean(db) }
             ErrorAnswers.apply(config, Routes.listing())
             config.events.serverStopped(hops::close)
             config.events.serverStartFailed(hops::close)
@@ -28,6 +32,7 @@ object AppServer {
             config.routes.get(Routes.HOPS_ASYNC, endpoints::hopsAsync)
             config.routes.get(Routes.MIXED, endpoints::mixed)
             config.routes.get(Routes.MIXED_ASYNC, endpoints::mixedAsync)
+            config.routes.get(Routes.DB_BLOCKING, endpoints::dbBlocking)
             config.routes.get(Routes.POOL, endpoints::pool)
         }
         return app.start()

@@ -3,9 +3,14 @@ package loomylin.kotlin
 import io.javalin.http.Context
 import java.util.concurrent.CompletableFuture
 import java.util.concurrent.Executor
+import java.sql.SQLException
+import java.util.concurrent.ThreadLocalRandom
 import java.util.concurrent.TimeUnit
 import java.util.concurrent.locks.ReentrantLock
 import kotlin.concurrent.withLock
+import loomylin.db.DbFailure
+import loomylin.db.DbPool
+import loomylin.db.Items
 import loomylin.jetty.ServerOptions
 import loomylin.web.AsyncWriters
 import loomylin.web.FileBody
@@ -20,7 +25,7 @@ import org.eclipse.jetty.util.VirtualThreads
 import org.eclipse.jetty.util.thread.ThreadPool
 
 /** The handlers behind every route, one method each. */
-class Endpoints(private val options: ServerOptions, private val pool: ThreadPool, private val hops: HopClient) {
+class Endpoints(private val options: ServerOptions, private val pool: ThreadPool, private val hops: HopClient, private val db: DbPool?) {
     /** Where /wait-async answers run: the server's request threads (virtual ones where the pool has them). */
     private val answers: Executor = VirtualThreads.getVirtualThreadsExecutor(pool) ?: pool
     private val asyncWriters = AsyncWriters()
@@ -103,6 +108,32 @@ class Endpoints(private val options: ServerOptions, private val pool: ThreadPool
         ctx.future { hops.meetingsAsync(token, delay).thenAccept { meetings -> ctx.json(meetings) } }
     }
 
+    /**
+     * One row read by its key through JDBC on the request thread, with a wait of `ms` on the database server
+     * (`pg_sleep`) inside the query: the thread (or virtual thread) and a pooled connection are held for
+     * the whole wait. Row `id`, or a random one.
+     */
+    fun dbBlocking(ctx: Context) {
+        val ms = Params.integer(ctx.queryParams("ms"), "ms", Limits.MS_DEFAULT, 0, Limits.MS_MAX)
+        var id = Params.integer(ctx.queryParams("id"), "id", 0, 0, Items.ROWS)
+        if (id == 0) id = ThreadLocalRandom.current().nextInt(1, Items.ROWS + 1)
+        val db = db ?: throw DbFailure.noDatabase()
+        try {
+            db.connection().use { c ->
+                c.prepareStatement(Items.QUERY).use { q ->
+                    q.setDouble(1, ms / 1000.0)
+                    q.setInt(2, id)
+                    q.executeQuery().use { row ->
+                        if (!row.next()) throw DbFailure(502, "database: no row $id in ${Items.TABLE}")
+                        ctx.json(linkedMapOf("id" to id, "name" to row.getString(1)))
+                    }
+                }
+            }
+        } catch (e: SQLException) {
+            throw db.failure(e)
+        }
+    }
+
     /** The seed's request: SHA-256 work, a wait (a sleep, or `calls` backend calls), then the data file's first bytes, all on the request thread. */
     fun mixed(ctx: Context) {
         val work = MixedWork.of(ctx, options.dataFileBytes)
@@ -141,6 +172,7 @@ class Endpoints(private val options: ServerOptions, private val pool: ThreadPool
             putAll(Pools.figures(pool))
             putAll(SchedulerFigures.read())
             putAll(asyncWriters.figures())
+            db?.let { putAll(it.figures().fields()) }
         }
         ctx.json(body)
     }

@@ -32,6 +32,7 @@ class ArchitectureTest {
             Map.entry("loomylin.backend", 3),
             Map.entry("loomylin.admin", 3),
             Map.entry("loomylin.cli", 1),
+            Map.entry("loomylin.db", 1),
             Map.entry("loomylin.launch", 4),
             Map.entry("loomylin.java", 5),
             Map.entry("loomylin.kotlin", 5),

@@ -18,11 +18,11 @@ import java.util.Map;
 import java.util.TreeSet;
 import java.util.stream.Stream;
 import loomylin.backend.Backend;
-import loomylin.jetty.PoolKind;
 import loomylin.json.Json;
 import loomylin.testing.Http;
 import loomylin.testing.Stops;
 import loomylin.testing.TestData;
+import loomylin.testing.TestDatabase;
 import loomylin.testing.Twin;
 import loomylin.web.FileBody;
 import loomylin.web.Limits;
@@ -46,7 +46,8 @@ class TwinContractTest {
     @BeforeAll
     static void start() {
         backend = Backend.start("127.0.0.1", 0, 5, Backend.Fault.NONE);
-        for (Twin twin : Twin.values()) SERVERS.put(twin, twin.start(PoolKind.loom(), "http://127.0.0.1:" + backend.port()));
+        for (Twin twin : Twin.values())
+            SERVERS.put(twin, twin.start(Twin.options("loom").withBackend(URI.create("http://127.0.0.1:" + backend.port())).withDb(TestDatabase.options())));
     }
 
     @AfterAll
@@ -100,6 +101,10 @@ class TwinContractTest {
                 Arguments.of("/mixed-async?cpu=1&sleep=3&file=0&calls=2", 200, "", "application/octet-stream"),
                 Arguments.of("/mixed?calls=101", 400, "calls must be a whole number from 0 to 100, got 101\n", "text/plain"),
                 Arguments.of("/mixed-async?calls=-1", 400, "calls must be a whole number from 0 to 100, got '-1'\n", "text/plain"),
+                Arguments.of("/db-blocking?id=7&ms=0", 200, "{\"id\":7,\"name\":\"item-7\"}", "application/json"),
+                Arguments.of("/db-blocking?id=" + loomylin.db.Items.ROWS + "&ms=1", 200, "{\"id\":" + loomylin.db.Items.ROWS + ",\"name\":\"item-" + loomylin.db.Items.ROWS + "\"}", "application/json"),
+                Arguments.of("/db-blocking?id=0x", 400, "id must be a whole number from 0 to " + loomylin.db.Items.ROWS + ", got '0x'\n", "text/plain"),
+                Arguments.of("/db-blocking?ms=60001", 400, "ms must be a whole number from 0 to 60000, got 60001\n", "text/plain"),
                 Arguments.of("/nope", 404, "no route GET /nope; routes: " + loomylin.web.Routes.listing() + "\n", "text/plain"));
     }
 

@@ -1,0 +1,137 @@
+package loomylin.db;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.HikariPoolMXBean;
+import com.zaxxer.hikari.metrics.IMetricsTracker;
+import com.zaxxer.hikari.pool.HikariPool;
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
+import java.util.Optional;
+import java.util.concurrent.atomic.LongAdder;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.util.component.AbstractLifeCycle;
+import org.eclipse.jetty.util.component.Dumpable;
+
+/**
+ * One server's JDBC connection pool (HikariCP), as a Jetty lifecycle bean of that server: it opens its
+ * connections when the server starts (failing the start, in one line, when the database cannot be reached) and
+ * closes them when the server stops, after the graceful stop has let in-flight requests finish. A request waits
+ * at most {@link DbOptions#timeoutMs()} for a connection; then {@link #connection()} fails with a 503.
+ *
+ * <p>Its figures ({@link #figures()}) are HikariCP's own: connections active, idle and in all, requests waiting
+ * for one, and from its metrics hook the connections handed out, the time spent waiting for them and the waits
+ * that timed out.
+ */
+public final class DbPool extends AbstractLifeCycle implements Dumpable {
+    private final DbOptions options;
+    private final String name;
+    private final LongAdder acquired = new LongAdder();
+    private final LongAdder waitNanos = new LongAdder();
+    private final LongAdder timeouts = new LongAdder();
+    private volatile HikariDataSource source;
+
+    /** A pool for {@code options}; {@code name} names its threads ({@code name housekeeper}, ...). */
+    public DbPool(DbOptions options, String name) {
+        this.options = options;
+        this.name = name;
+    }
+
+    /** The pool a server runs with, if it has one. */
+    public static Optional<DbPool> of(Server server) {
+        return Optional.ofNullable(server.getBean(DbPool.class));
+    }
+
+    public DbOptions options() {
+        return options;
+    }
+
+    @Override
+    protected void doStart() {
+        HikariConfig c = new HikariConfig();
+        c.setPoolName(name);
+        c.setJdbcUrl(options.jdbcUrl());
+        if (options.user() != null) c.setUsername(options.user());
+        if (options.password() != null) c.setPassword(options.password());
+        c.setMaximumPoolSize(options.poolSize());
+        c.setMinimumIdle(options.poolSize()); // a fixed pool: what bounds the work is its size, not its growth
+        c.setConnectionTimeout(options.timeoutMs());
+        c.setInitializationFailTimeout(Math.max(options.timeoutMs(), 5_000));
+        c.setReadOnly(true);
+        c.setMetricsTrackerFactory((pool, stats) -> new IMetricsTracker() {
+            @Override
+            public void recordConnectionAcquiredNanos(long nanos) {
+                acquired.increment();
+                waitNanos.add(nanos);
+            }
+
+            @Override
+            public void recordConnectionTimeout() {
+                timeouts.increment();
+            }
+        });
+        try {
+            source = new HikariDataSource(c);
+        } catch (HikariPool.PoolInitializationException | IllegalArgumentException e) {
+            throw new DbStartFailure("database " + options.shownUrl() + ": " + oneLine(e));
+        }
+    }
+
+    @Override
+    protected void doStop() {
+        HikariDataSource s = source;
+        source = null;
+        if (s != null) s.close();
+    }
+
+    /**
+     * A connection from the pool, waited for at most {@link DbOptions#timeoutMs()}; close it to give it back.
+     *
+     * @throws DbFailure 503 when none came free in time or the pool is not running, 502 when the database failed
+     */
+    public Connection connection() {
+        HikariDataSource s = source;
+        if (s == null) throw new DbFailure(503, "database pool " + name + " is not running");
+        try {
+            return s.getConnection();
+        } catch (SQLException e) {
+            throw failure(e);
+        }
+    }
+
+    /** What a failed read answers: 503 for a pool that had no connection in time, 502 for the rest. */
+    public DbFailure failure(SQLException e) {
+        if (e instanceof SQLTransientConnectionException)
+            return new DbFailure(503, "database pool: no connection free within " + options.timeoutMs() + " ms (" + options.poolSize()
+                    + " connections, all busy); try again later");
+        return new DbFailure(502, "database " + options.shownUrl() + ": " + oneLine(e));
+    }
+
+    /** The pool's figures now: all zero while it is not running. */
+    public DbFigures figures() {
+        HikariDataSource s = source;
+        HikariPoolMXBean bean = s == null ? null : s.getHikariPoolMXBean();
+        if (bean == null) return new DbFigures(options.poolSize(), 0, 0, 0, 0, acquired.sum(), waitNanos.sum() / 1e9, timeouts.sum());
+        return new DbFigures(options.poolSize(), bean.getTotalConnections(), bean.getActiveConnections(), bean.getIdleConnections(),
+                bean.getThreadsAwaitingConnection(), acquired.sum(), waitNanos.sum() / 1e9, timeouts.sum());
+    }
+
+    @Override
+    public void dump(Appendable out, String indent) throws IOException {
+        Dumpable.dumpObjects(out, indent, this, figures());
+    }
+
+    @Override
+    public String toString() {
+        return String.format("DbPool@%x{%s,%s,size=%d,timeout=%dms}", hashCode(), getState(), options.shownUrl(), options.poolSize(), options.timeoutMs());
+    }
+
+    private static String oneLine(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) root = root.getCause();
+        String message = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+        return message.lines().findFirst().orElse("").strip();
+    }
+}
