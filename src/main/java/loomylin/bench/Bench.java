@@ -85,6 +85,7 @@ public final class Bench {
             loomylin.bench.crossover.Floor.NAME, new OwnRunner(loomylin.bench.crossover.Floor.FLAGS, loomylin.bench.crossover.Floor::run),
             JdkBench.NAME, new OwnRunner(JdkBench.FLAGS, JdkBench::run),
             loomylin.bench.bound.AdmissionBench.NAME, new OwnRunner(loomylin.bench.bound.AdmissionBench.FLAGS, loomylin.bench.bound.AdmissionBench::run),
+            loomylin.bench.bound.DbBench.NAME, new OwnRunner(loomylin.bench.bound.DbBench.FLAGS, loomylin.bench.bound.DbBench::run),
             Bound.NAME, new OwnRunner(Bound.FLAGS, Bound::run));
 
     /** Runs the bench; returns the output directory, or throws StartupFailure after writing what finished. */

@@ -30,8 +30,9 @@ public final class BenchFlags {
     public static final String JAVA = "java";
 
     public static final List<Flags.Flag> FLAGS = List.of(
-            new Flags.Flag("preset", "smoke|quick|full|latency|scale|hops|seed004|connections|bound|admission|jdk|crossover|floor", null, "which runs to make; the flags below replace its lists (default: quick, or, when --pools, --endpoints, --concurrency or --rate list the runs, those runs with 20 s windows)"),
+            new Flags.Flag("preset", "smoke|quick|full|latency|scale|hops|seed004|connections|bound|admission|db|jdk|crossover|floor", null, "which runs to make; the flags below replace its lists (default: quick, or, when --pools, --endpoints, --concurrency or --rate list the runs, those runs with 20 s windows)"),
             new Flags.Flag("pools", "KIND,KIND,...", null, "pools to compare (default: the preset's); KIND is " + loomylin.jetty.PoolKind.HELP),
+            new Flags.Flag("db-pools", "N,N,...", null, "db only: the servers' database pool sizes (default " + loomylin.bench.bound.DbBench.DB_POOLS + ")"),
             new Flags.Flag("endpoints", "ROUTE[?QUERY],...", null, "endpoints to load, query kept, e.g. wait-blocking?ms=1000 (default: the preset's)"),
             new Flags.Flag("concurrency", "N,N,...", null, "concurrent clients, or open-loop connections, per run (default: the preset's)"),
             new Flags.Flag("rate", "R,R,...", null, "offer each configuration open-loop at these requests per second (oha, latency from the intended send time)"),
@@ -52,7 +53,7 @@ public final class BenchFlags {
             new Flags.Flag("target", "URL,URL,...", null, "measure servers already running there, e.g. http://host-b:7000,http://host-b:7002, instead of starting them; their pools replace --pools"),
             new Flags.Flag("metrics", "URL", null, "with --target: the servers' admin port, e.g. http://host-b:7004/metrics, for their CPU, memory and threads"),
             new Flags.Flag("target-wait", "S", "0", "with --target: how long to wait for the targets and metrics to answer (servers still starting) before giving up"),
-            new Flags.Flag("duration", "DURATION", null, "seed004, bound and admission only: how long each measured run lasts (hey -z, wrk -d, oha), e.g. 8s (default " + FibersExperiments.DURATION + "; bound: 20s; admission: 30s)"),
+            new Flags.Flag("duration", "DURATION", null, "seed004, bound, admission and db only: how long each measured run lasts (hey -z, wrk -d, oha), e.g. 8s (default " + FibersExperiments.DURATION + "; bound: 20s; admission and db: 30s)"),
             new Flags.Flag("waits", "MS,MS,...", null, "crossover only: the blocking waits per request of the grid (default " + loomylin.bench.crossover.Crossover.WAITS_MS.toString().replaceAll("[\\[\\] ]", "") + ")"),
             new Flags.Flag("cpus", "MS,MS,...", null, "crossover only: the CPU ms per request of the grid (default " + loomylin.bench.crossover.Crossover.CPUS_MS.toString().replaceAll("[\\[\\] ]", "") + ")"),
             new Flags.Flag("calls", "N", null, "crossover only: make every cell's wait N consecutive calls to the backend instead of a sleep (default 0: a sleep)"),
@@ -206,6 +207,11 @@ public final class BenchFlags {
                 + loomylin.bench.bound.AdmissionBench.CLOSED_CLIENTS + " clients (oha; 2xx latency apart), --repeat (" + loomylin.bench.bound.AdmissionBench.REPEAT
                 + ") interleaved; " + loomylin.bench.bound.AdmissionBench.POOLS.size() * 3 * loomylin.bench.bound.AdmissionBench.REPEAT + " runs of --duration ("
                 + loomylin.bench.bound.AdmissionBench.WINDOW.toSeconds() + "s) plus about 15 s each; writes admission.csv, admission.md, provenance.json"));
+        out.append(String.format("  %-7s %s%n", loomylin.bench.bound.DbBench.NAME, "the connection pool as the bound: /db-blocking?ms="
+                + loomylin.bench.bound.DbBench.QUERY_MS + " on a PostgreSQL of the bench's own, each pool (" + String.join(", ", loomylin.bench.bound.DbBench.POOLS)
+                + ") with --db-pools " + loomylin.bench.bound.DbBench.DB_POOLS + " connections, open loop at " + loomylin.bench.bound.DbBench.OPEN_SHARE
+                + " of Little's bound and closed loop at " + loomylin.bench.bound.DbBench.CLOSED_CLIENTS + " clients, --repeat ("
+                + loomylin.bench.bound.DbBench.REPEAT + ") interleaved; rows add up over invocations in one --out; writes db.csv, db.md, provenance.json"));
         out.append(String.format("  %-7s %s%n", JdkBench.NAME, "the same servers on the bench's JDK and --java's (a JDK 21: scripts/jdk21.sh): "
                 + String.join(", ", JdkBench.ENDPOINTS) + " on " + String.join(", ", JdkBench.POOLS) + " at c=" + JdkBench.CONCURRENCY + ", --repeat ("
                 + JdkBench.REPEAT + "), --jfr; a plan per JDK in DIR/jdkNN-VERSION, jdk.md side by side"));

@@ -22,6 +22,7 @@ import loomylin.bench.measure.HttpGet;
 import loomylin.bench.measure.Measured;
 import loomylin.bench.measure.ProcSampler;
 import loomylin.bench.measure.PrometheusText;
+import loomylin.bench.output.Invocations;
 import loomylin.bench.output.Provenance;
 import loomylin.bench.run.FreePort;
 import loomylin.bench.run.ServerProcess;
@@ -47,7 +48,8 @@ import loomylin.proc.ProcReader;
  *
  * <p>The goal of an open-loop run: goodput (2xx answers per second of the window) at least {@link #GOAL} of the
  * sized capacity, and the 2xx answers' p99 under the limit's wait plus the request's own time. Writes
- * admission.csv (a row per run, as it goes), admission.md and provenance.json.
+ * admission.csv (a row per run, as it goes), admission.md and provenance.json; run again with the same
+ * {@code --out}, its rows join the earlier ones as the next invocation ({@link Invocations}).
  */
 public final class AdmissionBench {
     public static final String NAME = "admission";
@@ -78,7 +80,7 @@ public final class AdmissionBench {
      * {@code errors}: requests without an answer (timeouts, failed connections), not counting those a closed-loop
      * window's end aborted; {@code idleBefore}: nothing admitted or queued when the load began.
      */
-    record Row(int repeat, String pool, String variant, int limit, int offered, long sent, long ok, long refused, long errors, double goodput,
+    record Row(int invocation, int repeat, String pool, String variant, int limit, int offered, long sent, long ok, long refused, long errors, double goodput,
                double okP50Ms, double okP99Ms, double allP99Ms, boolean idleBefore, double recoveryS, String failure) {
 
         boolean recovered() {
@@ -113,7 +115,7 @@ public final class AdmissionBench {
         try {
             Files.createDirectories(dir);
             Path serversLog = dir.resolve("servers.log");
-            Files.writeString(serversLog, "");
+            if (!Files.exists(serversLog)) Files.writeString(serversLog, "");
             Calibration calibration = Calibration.measure();
             Bound.Load cpu = Bound.loads(calibration, cores, List.of(1, CLOSED_CLIENTS, 1), pools).get(1);
             int capacity = cpu.limit() * 1000 / REQUEST_MS;
@@ -123,15 +125,16 @@ public final class AdmissionBench {
                     window.toSeconds(), (runs * (window.toSeconds() + WARMUP.toSeconds() + Bound.OVERHEAD_S) + 59) / 60, cpu.pathAndQuery(), cpu.limit(),
                     capacity);
             Path csv = dir.resolve("admission.csv");
-            Files.writeString(csv, AdmissionReport.CSV_HEADER + "\n");
-            List<Row> rows = new ArrayList<>();
+            int invocation = Invocations.next(csv, AdmissionReport.CSV_HEADER);
+            List<Row> rows = new ArrayList<>(Invocations.rows(csv).stream().map(AdmissionReport::fromCsv).toList());
+            if (invocation > 1) out.printf("bench: invocation %d: its rows join the %d of %s%n", invocation, rows.size(), csv);
             int n = 0;
             for (int r = 1; r <= repeat; r++) {
                 for (String pool : pools) {
                     for (Variant v : variants) {
                         n++;
                         String started = java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
-                        Row row = one(r, cpu, capacity, pool, v, twin, heap, wrk, oha, window, timeoutS, cores, serversLog);
+                        Row row = one(invocation, r, cpu, capacity, pool, v, twin, heap, wrk, oha, window, timeoutS, cores, serversLog);
                         rows.add(row);
                         Files.writeString(csv, AdmissionReport.csvLine(row, started, java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
                                 .toString(), loadAverage()) + "\n", StandardOpenOption.APPEND);
@@ -144,8 +147,8 @@ public final class AdmissionBench {
             }
             Provenance provenance = Provenance.collect(commandLine, dir, Map.of("wrk", ClientBinary.version(Client.WRK, wrk), "oha",
                     ClientBinary.version(Client.OHA, oha)), Map.of());
-            provenance.write(dir);
-            AdmissionReport.write(dir, provenance, cpu, capacity, rows, window);
+            provenance.write(dir, invocation);
+            AdmissionReport.write(dir, provenance, invocation, cpu, capacity, rows, window);
             out.printf("bench: done; %s%n", dir.resolve("admission.md"));
             return dir;
         } catch (IOException e) {
@@ -153,9 +156,9 @@ public final class AdmissionBench {
         }
     }
 
-    private static Row one(int repeat, Bound.Load cpu, int capacity, String pool, Variant v, String twin, String heap, Path wrk, Path oha,
+    private static Row one(int invocation, int repeat, Bound.Load cpu, int capacity, String pool, Variant v, String twin, String heap, Path wrk, Path oha,
                            Duration window, int timeoutS, int cores, Path serversLog) throws IOException {
-        Files.writeString(serversLog, "=== repeat " + repeat + " " + pool + " " + v.name() + "\n", StandardOpenOption.APPEND);
+        Files.writeString(serversLog, "=== invocation " + invocation + " repeat " + repeat + " " + pool + " " + v.name() + "\n", StandardOpenOption.APPEND);
         int adminPort = FreePort.pick();
         List<String> more = List.of("--admin-port", Integer.toString(adminPort), "--max-in-flight", Integer.toString(cpu.limit()),
                 "--max-in-flight-wait-ms", Integer.toString(MAX_WAIT_MS));
@@ -173,14 +176,14 @@ public final class AdmissionBench {
                         ? OhaRun.openSplit(oha, url, offered, window, OPEN_CONNECTIONS, timeoutS, proc)
                         : OhaRun.closedSplit(oha, url, window, CLOSED_CLIENTS, timeoutS, proc);
                 double recoveryS = Bound.recovery(server);
-                if (!server.alive()) return failed(repeat, pool, v, cpu.limit(), offered, "server exited during the run: " + server.outputTail());
+                if (!server.alive()) return failed(invocation, repeat, pool, v, cpu.limit(), offered, "server exited during the run: " + server.outputTail());
                 Measured m = s.all();
-                return new Row(repeat, pool, v.name(), cpu.limit(), offered, m.sent(), m.ok(), m.answered() - m.ok(), s.errors(),
+                return new Row(invocation, repeat, pool, v.name(), cpu.limit(), offered, m.sent(), m.ok(), m.answered() - m.ok(), s.errors(),
                         m.ok() / (double) window.toSeconds(), s.ok().p50Ms(), s.ok().p99Ms(), m.latency().p99Ms(), idle, recoveryS, null);
             }
         } catch (StartupFailure | IllegalArgumentException e) {
             String line = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-            return failed(repeat, pool, v, cpu.limit(), offered, line.length() > 160 ? line.substring(0, 160) + "..." : line);
+            return failed(invocation, repeat, pool, v, cpu.limit(), offered, line.length() > 160 ? line.substring(0, 160) + "..." : line);
         } finally {
             server.close();
         }
@@ -194,8 +197,8 @@ public final class AdmissionBench {
         return admitted == 0 && queued == 0;
     }
 
-    private static Row failed(int repeat, String pool, Variant v, int limit, int offered, String why) {
-        return new Row(repeat, pool, v.name(), limit, offered, 0, 0, 0, 0, 0, Double.NaN, Double.NaN, Double.NaN, false, Double.NaN, why);
+    private static Row failed(int invocation, int repeat, String pool, Variant v, int limit, int offered, String why) {
+        return new Row(invocation, repeat, pool, v.name(), limit, offered, 0, 0, 0, 0, 0, Double.NaN, Double.NaN, Double.NaN, false, Double.NaN, why);
     }
 
     private static String loadAverage() {

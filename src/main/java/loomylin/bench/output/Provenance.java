@@ -73,7 +73,12 @@ public record Provenance(String date, String command, Commit commit, String out,
 
     /** Writes DIR/provenance.json. */
     public void write(Path dir) throws IOException {
-        Files.writeString(dir.resolve(FILE), json() + "\n", StandardCharsets.UTF_8);
+        write(dir, 1);
+    }
+
+    /** Written as the {@code invocation}th of results that add up ({@link Invocations#provenanceFile}). */
+    public void write(Path dir, int invocation) throws IOException {
+        Files.writeString(dir.resolve(Invocations.provenanceFile(invocation)), json() + "\n", StandardCharsets.UTF_8);
     }
 
     /** The document of provenance.json (field order fixed, one object; see docs/methodology.md). */

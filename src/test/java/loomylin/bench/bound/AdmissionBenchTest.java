@@ -47,14 +47,15 @@ class AdmissionBenchTest {
         assertEquals(10, none.all().sent());
     }
 
-    /** The goal needs both the goodput and the 2xx p99, and a cell of fewer than three runs says it is a sketch. */
+    /** The goal needs both the goodput and the 2xx p99, and a cell of fewer than three runs, or from one invocation, says it is a sketch. */
     @Test
     void theGoalNeedsGoodputAndLatencyAndFewRunsAreASketch() {
-        assertEquals("meets", AdmissionReport.verdict(0.85, 1500, 3));
-        assertEquals("misses", AdmissionReport.verdict(0.79, 1500, 3));
-        assertEquals("misses", AdmissionReport.verdict(0.95, 2000, 3));
-        assertEquals("meets (sketch: 1 run)", AdmissionReport.verdict(0.9, 100, 1));
-        assertEquals("no run started idle", AdmissionReport.verdict(Double.NaN, Double.NaN, 0));
+        assertEquals("meets", AdmissionReport.verdict(0.85, 1500, 3, 2));
+        assertEquals("misses", AdmissionReport.verdict(0.79, 1500, 3, 2));
+        assertEquals("misses", AdmissionReport.verdict(0.95, 2000, 3, 2));
+        assertEquals("meets (sketch: 1 run from 1 invocation)", AdmissionReport.verdict(0.9, 100, 1, 1));
+        assertEquals("meets (sketch: 3 runs from 1 invocation)", AdmissionReport.verdict(0.9, 100, 3, 1));
+        assertEquals("no run started idle", AdmissionReport.verdict(Double.NaN, Double.NaN, 0, 0));
         assertEquals(List.of("open 1.2x", "open 2.0x", "closed 2000"), AdmissionBench.variants().stream().map(AdmissionBench.Variant::name).toList());
     }
 
@@ -93,9 +94,14 @@ class AdmissionBenchTest {
                 assertTrue(Long.parseLong(f[header.indexOf("ok")]) > 0, "an open loop below twice the capacity gets 2xx answers: " + line);
         }
         String md = Files.readString(out.resolve("admission.md"));
-        for (String s : List.of("## Provenance", "| loom | open 1.2x | 1 / 1 |", "| loom | closed 2000 |", "sketch")) assertTrue(md.contains(s), s + ": " + md);
+        for (String s : List.of("## Provenance", "| loom | open 1.2x | 1 / 1 | 1 |", "| loom | closed 2000 |", "sketch")) assertTrue(md.contains(s), s + ": " + md);
         Map<?, ?> provenance = (Map<?, ?>) Json.parse(Files.readString(out.resolve("provenance.json")));
         assertTrue(String.valueOf(provenance.get("command")).contains("--preset admission"), provenance.toString());
         assertTrue(log.toString(StandardCharsets.UTF_8).contains("bench: done"), log.toString(StandardCharsets.UTF_8));
+        List<AdmissionBench.Row> back = loomylin.bench.output.Invocations.rows(out.resolve("admission.csv")).stream().map(AdmissionReport::fromCsv).toList();
+        assertEquals(3, back.size());
+        String[] first = csv.get(1).split(",", -1);
+        assertEquals(csv.get(1), AdmissionReport.csvLine(back.get(0), first[header.indexOf("started")], first[header.indexOf("ended")],
+                first[header.indexOf("load_average")]), "a row read back writes the same line");
     }
 }

@@ -1,0 +1,353 @@
+package loomylin.bench.bound;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import loomylin.bench.fibers.FibersExperiments;
+import loomylin.bench.load.Client;
+import loomylin.bench.load.ClientBinary;
+import loomylin.bench.load.OhaRun;
+import loomylin.bench.load.WrkRun;
+import loomylin.bench.measure.HttpGet;
+import loomylin.bench.measure.Measured;
+import loomylin.bench.measure.Periodic;
+import loomylin.bench.measure.ProcSampler;
+import loomylin.bench.measure.PrometheusText;
+import loomylin.bench.output.Invocations;
+import loomylin.bench.output.Provenance;
+import loomylin.bench.run.ClientLimit;
+import loomylin.bench.run.FreePort;
+import loomylin.bench.run.ServerProcess;
+import loomylin.cli.Flags;
+import loomylin.cli.StartupFailure;
+import loomylin.cli.UsageError;
+import loomylin.db.DbOptions;
+import loomylin.db.DbStartFailure;
+import loomylin.db.LocalPostgres;
+import loomylin.jetty.HopClientKind;
+import loomylin.jetty.PoolKind;
+import loomylin.proc.ProcReader;
+import loomylin.proc.ProcStat;
+
+/**
+ * {@code bench --preset db}: the connection pool as the bound. Every server reads {@code /db-blocking?ms=}
+ * {@value #QUERY_MS} (one indexed row, {@value #QUERY_MS} ms of {@code pg_sleep} on the database) from one
+ * PostgreSQL of the bench's own ({@link LocalPostgres}), through a HikariCP pool of {@code --db-pools} connections
+ * that waits {@value #DB_TIMEOUT_MS} ms for one. Little's law bounds every server at connections / query time,
+ * whatever its thread model; each pool shape gets two loads per database pool on a fresh server JVM: open loop at
+ * {@link #OPEN_SHARE} of that bound (what the thread model costs below it: server and PostgreSQL CPU per answer,
+ * OS threads, latency) and closed loop with {@value #CLOSED_CLIENTS} clients (past it: goodput against the bound,
+ * the 503s of the pool's timeout, and where the queue sits: Jetty's queue, the pool's pending requests,
+ * PostgreSQL's active sessions).
+ *
+ * <p>Before each run the database is reset (every other session ended, none active) so that one run's queries
+ * cannot cost the next; a wrk warm-up on {@code ms=0} with no more clients than connections. PostgreSQL's CPU
+ * (its postmaster, every backend, the ones that ended) is measured apart from the server's. Repeats are
+ * interleaved; run again with the same {@code --out} and the rows add up as the next invocation
+ * ({@link Invocations}). Writes db.csv, db.md and provenance.json.
+ */
+public final class DbBench {
+    public static final String NAME = "db";
+    public static final Set<String> FLAGS = Set.of("preset", "pools", "db-pools", "duration", "repeat", "heap", "out", "timeout", "twin", "wrk", "oha", "help");
+    public static final List<String> POOLS = List.of("qtp:200", "loom");
+    public static final List<Integer> DB_POOLS = List.of(10, 50);
+    public static final int QUERY_MS = 100;
+    public static final double OPEN_SHARE = 0.8;
+    public static final int CLOSED_CLIENTS = 1000;
+    public static final int DB_TIMEOUT_MS = 1000;
+    public static final Duration WINDOW = Duration.ofSeconds(30);
+    public static final Duration WARMUP = Duration.ofSeconds(5);
+    public static final int REPEAT = 3;
+    static final int OPEN_CONNECTIONS = 300;
+    static final Duration SAMPLE_EVERY = Duration.ofMillis(250);
+    /** Client and server (with PostgreSQL) together this busy, in percent of the machine, mark a run client-limited. */
+    static final int BUSY_PCT = 90;
+
+    /** One load: open loop at a share of Little's bound, or closed loop with {@link #CLOSED_CLIENTS}. */
+    record Variant(String name, boolean open) {
+    }
+
+    static final List<Variant> VARIANTS = List.of(new Variant(String.format(Locale.ROOT, "open %.1fx", OPEN_SHARE), true),
+            new Variant("closed " + CLOSED_CLIENTS, false));
+
+    /**
+     * One run. {@code bound}: Little's law on the database pool, connections x 1000 / {@link #QUERY_MS}, req/s;
+     * {@code goodput}: 2xx answers per second of the window; {@code refused}: answers other than 2xx (the pool's
+     * 503s); {@code serverCpuMs}, {@code pgCpuMs}: CPU milliseconds per 2xx answer; the peaks are the largest
+     * seen in the window's samples; {@code clientLimited}: the client, or the machine, was the limit
+     * ({@link ClientLimit}), or an open loop sent less than 95 % of its rate.
+     */
+    record Row(int invocation, int repeat, String pool, int dbPool, String load, int bound, int offered, long sent, long ok, long refused,
+               long errors, double goodput, double okP50Ms, double okP99Ms, double serverCpuMs, double pgCpuMs, double clientPct, int peakJettyQueue,
+               int peakDbPending, int peakInFlight, int peakPgActive, int peakOsThreads, long dbTimeouts, boolean clientLimited, String failure) {
+    }
+
+    private DbBench() {
+    }
+
+    static int bound(int dbPool) {
+        return dbPool * 1000 / QUERY_MS;
+    }
+
+    public static Path run(Flags flags, String commandLine, PrintStream out) {
+        List<String> pools = FibersExperiments.list(flags, "pools", POOLS);
+        pools.forEach(p -> UsageError.parsing(PoolKind::parse, p));
+        List<Integer> dbPools = FibersExperiments.list(flags, "db-pools", DB_POOLS.stream().map(String::valueOf).toList()).stream()
+                .map(n -> UsageError.parsing(v -> {
+                    int i = Integer.parseInt(v);
+                    if (i < 1 || i > 200) throw new IllegalArgumentException("--db-pools: each from 1 to 200, got " + v);
+                    return i;
+                }, n)).toList();
+        Duration window = flags.get("duration") == null ? WINDOW : flags.duration("duration", Duration.ofSeconds(1), Duration.ofMinutes(10));
+        if (window.toMillis() % 1000 != 0) throw new UsageError("--duration for db must be whole seconds such as 30s, got " + flags.get("duration"));
+        int repeat = flags.get("repeat") == null ? REPEAT : flags.integer("repeat", 1, 20);
+        String twin = flags.value("twin", loomylin.jetty.Twin::parse).label();
+        String heap = flags.heap("heap", Bound.HEAP);
+        int timeoutS = flags.integer("timeout", 1, 600);
+        Bound.requireOpenFiles(CLOSED_CLIENTS, "db's closed loop", "");
+        Path wrk = ClientBinary.locate(Client.WRK, flags.get("wrk") == null ? null : Path.of(flags.get("wrk")));
+        Path oha = ClientBinary.locate(Client.OHA, flags.get("oha") == null ? null : Path.of(flags.get("oha")));
+        Path dir = Path.of(flags.get("out")).toAbsolutePath();
+        int cores = Runtime.getRuntime().availableProcessors();
+        int maxPool = dbPools.stream().mapToInt(Integer::intValue).max().orElse(10);
+        try {
+            Files.createDirectories(dir);
+            Path csv = dir.resolve("db.csv");
+            int invocation = Invocations.next(csv, DbReport.CSV_HEADER);
+            List<Row> rows = new ArrayList<>(Invocations.rows(csv).stream().map(DbReport::fromCsv).toList());
+            Path serversLog = dir.resolve("servers.log");
+            if (!Files.exists(serversLog)) Files.writeString(serversLog, "");
+            int runs = repeat * pools.size() * dbPools.size() * VARIANTS.size();
+            out.printf(Locale.ROOT, "bench: preset %s, invocation %d, %d runs of %d s, about %d minutes; /db-blocking?ms=%d through %s connections%n", NAME,
+                    invocation, runs, window.toSeconds(), (runs * (window.toSeconds() + WARMUP.toSeconds() + Bound.OVERHEAD_S) + 59) / 60, QUERY_MS, dbPools);
+            String postgresVersion;
+            try (LocalPostgres pg = LocalPostgres.start(null, maxPool + 20)) {
+                postgresVersion = pg.version();
+                DbOptions admin = pg.options(1, DB_TIMEOUT_MS);
+                int n = 0;
+                for (int r = 1; r <= repeat; r++) {
+                    for (String pool : pools) {
+                        for (int dbPool : dbPools) {
+                            for (Variant v : VARIANTS) {
+                                n++;
+                                String started = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
+                                Row row = one(invocation, r, pool, dbPool, v, pg, admin, twin, heap, wrk, oha, window, timeoutS, cores, serversLog);
+                                rows.add(row);
+                                Files.writeString(csv, DbReport.csvLine(row, started, Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), loadAverage())
+                                        + "\n", StandardOpenOption.APPEND);
+                                out.printf(Locale.ROOT, "bench: %d/%d repeat %d %s db-pool %d %s: %s%n", n, runs, r, pool, dbPool, v.name(),
+                                        row.failure() != null ? "N/A (" + row.failure() + ")" : String.format(Locale.ROOT,
+                                                "goodput %.1f req/s (%.2f of %d), 2xx p99 %s ms, %d refused, server %.2f ms + PostgreSQL %.2f ms CPU per answer%s",
+                                                row.goodput(), row.goodput() / row.bound(), row.bound(), loomylin.bench.run.RunResult.fixed(row.okP99Ms(), 0),
+                                                row.refused(), row.serverCpuMs(), row.pgCpuMs(), row.clientLimited() ? ", CLIENT-LIMITED" : ""));
+                            }
+                        }
+                    }
+                }
+            } catch (DbStartFailure e) {
+                throw new StartupFailure("bench: " + e.getMessage());
+            }
+            Provenance provenance = Provenance.collect(commandLine, dir, Map.of("wrk", ClientBinary.version(Client.WRK, wrk), "oha",
+                    ClientBinary.version(Client.OHA, oha), "postgresql", postgresVersion), Map.of());
+            provenance.write(dir, invocation);
+            DbReport.write(dir, provenance, invocation, rows, window);
+            out.printf("bench: done; %s%n", dir.resolve("db.md"));
+            return dir;
+        } catch (IOException e) {
+            throw new StartupFailure("bench: " + e.getMessage());
+        }
+    }
+
+    private static Row one(int invocation, int repeat, String pool, int dbPool, Variant v, LocalPostgres pg, DbOptions admin, String twin, String heap,
+                           Path wrk, Path oha, Duration window, int timeoutS, int cores, Path serversLog) throws IOException {
+        Files.writeString(serversLog, "=== invocation " + invocation + " repeat " + repeat + " " + pool + " db-pool " + dbPool + " " + v.name() + "\n",
+                StandardOpenOption.APPEND);
+        int bound = bound(dbPool);
+        int offered = v.open() ? (int) Math.round(OPEN_SHARE * bound) : 0;
+        try {
+            reset(admin);
+        } catch (SQLException e) {
+            return failed(invocation, repeat, pool, dbPool, v, bound, offered, "could not reset the database: " + e.getMessage());
+        }
+        int adminPort = FreePort.pick();
+        String url = admin.jdbcUrl() + "?user=" + admin.user() + "&password=" + admin.password();
+        List<String> more = List.of("--admin-port", Integer.toString(adminPort), "--db-url", url, "--db-pool", Integer.toString(dbPool),
+                "--db-timeout-ms", Integer.toString(DB_TIMEOUT_MS));
+        URI unused = URI.create("http://" + ServerProcess.HOST + ":1");
+        ServerProcess server = ServerProcess.server(List.of(), pool, twin, heap, FreePort.pick(), unused, HopClientKind.JDK, serversLog, more);
+        try {
+            server.awaitPool(pool, twin);
+            URI metrics = URI.create("http://" + ServerProcess.HOST + ":" + adminPort + "/metrics");
+            try (ProcSampler proc = new ProcSampler(ProcReader.SYSTEM, server.pid(), SAMPLE_EVERY);
+                 Peaks peaks = new Peaks(metrics, admin, SAMPLE_EVERY)) {
+                WrkRun.measure(wrk, server.uri("/db-blocking?ms=0"), (int) WARMUP.toSeconds(), Math.min(dbPool, 50), timeoutS, cores, proc);
+                double server0 = cpuSeconds(server.pid()), pg0 = postgresCpuSeconds(pg.pid());
+                double timeouts0 = metric(metrics, "loomylin_db_connection_timeouts_total");
+                peaks.start();
+                URI target = server.uri("/db-blocking?ms=" + QUERY_MS);
+                OhaRun.Split s = v.open()
+                        ? OhaRun.openSplit(oha, target, offered, window, OPEN_CONNECTIONS, timeoutS, proc)
+                        : OhaRun.closedSplit(oha, target, window, CLOSED_CLIENTS, timeoutS, proc);
+                peaks.stop();
+                double serverS = cpuSeconds(server.pid()) - server0, pgS = postgresCpuSeconds(pg.pid()) - pg0;
+                long dbTimeouts = Math.round(metric(metrics, "loomylin_db_connection_timeouts_total") - timeouts0);
+                if (!server.alive()) return failed(invocation, repeat, pool, dbPool, v, bound, offered, "server exited during the run: " + server.outputTail());
+                Measured m = s.all();
+                double wallS = Math.max(m.wallS(), window.toSeconds());
+                double clientPct = 100 * m.clientCpuS() / (wallS * cores);
+                double serverPct = 100 * (serverS + pgS) / (wallS * cores);
+                boolean clientLimited = ClientLimit.of(clientPct, serverPct, cores, cores, true, BUSY_PCT)
+                        || (v.open() && m.sent() < 0.95 * offered * window.toSeconds());
+                return new Row(invocation, repeat, pool, dbPool, v.name(), bound, offered, m.sent(), m.ok(), m.answered() - m.ok(), s.errors(),
+                        m.ok() / (double) window.toSeconds(), s.ok().p50Ms(), s.ok().p99Ms(), m.ok() == 0 ? Double.NaN : 1000 * serverS / m.ok(),
+                        m.ok() == 0 ? Double.NaN : 1000 * pgS / m.ok(), clientPct, peaks.jettyQueue, peaks.dbPending, peaks.inFlight, peaks.pgActive,
+                        proc.peaks().threads(), dbTimeouts, clientLimited, null);
+            }
+        } catch (StartupFailure | IllegalArgumentException e) {
+            String line = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+            return failed(invocation, repeat, pool, dbPool, v, bound, offered, line.length() > 160 ? line.substring(0, 160) + "..." : line);
+        } finally {
+            server.close();
+        }
+    }
+
+    /** Ends every session but this one's and waits (at most 10 s) until none is left, then resets PostgreSQL's statistics. */
+    static void reset(DbOptions admin) throws SQLException {
+        try (Connection c = connect(admin); Statement s = c.createStatement()) {
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (true) {
+                s.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()");
+                try (ResultSet r = s.executeQuery("SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()")) {
+                    r.next();
+                    if (r.getInt(1) == 0 || System.nanoTime() > deadline) break;
+                }
+                try {
+                    Thread.sleep(50);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+            s.execute("SELECT pg_stat_reset()");
+        }
+    }
+
+    static Connection connect(DbOptions db) throws SQLException {
+        Properties p = new Properties();
+        p.setProperty("user", db.user());
+        p.setProperty("password", db.password());
+        return DriverManager.getConnection(db.jdbcUrl(), p);
+    }
+
+    /** The server JVM's CPU seconds so far. */
+    private static double cpuSeconds(long pid) {
+        return ProcReader.SYSTEM.stat(pid).map(ProcStat::cpuSeconds).orElse(Double.NaN);
+    }
+
+    /**
+     * PostgreSQL's CPU seconds so far: the postmaster's own and its ended children's ({@code cutime + cstime}), and
+     * every live backend's and auxiliary process's.
+     */
+    static double postgresCpuSeconds(long postmaster) {
+        double ticks = ProcReader.SYSTEM.stat(postmaster).map(s -> (double) s.cpuTicks() + s.childrenTicks()).orElse(Double.NaN);
+        for (ProcessHandle child : ProcessHandle.of(postmaster).map(h -> h.descendants().toList()).orElse(List.of()))
+            ticks += ProcReader.SYSTEM.stat(child.pid()).map(s -> (double) s.cpuTicks()).orElse(0.0);
+        return ticks / ProcStat.TICKS_PER_SECOND;
+    }
+
+    private static double metric(URI metrics, String name) {
+        try {
+            return PrometheusText.parse(HttpGet.ok("metrics", metrics)).all(name).stream().mapToDouble(PrometheusText.Sample::value).sum();
+        } catch (StartupFailure | IllegalArgumentException e) {
+            return Double.NaN;
+        }
+    }
+
+    /** The window's peaks of where requests wait: Jetty's queue, the pool's pending requests, in flight, PostgreSQL's active sessions. */
+    static final class Peaks implements AutoCloseable {
+        private final URI metrics;
+        private final DbOptions admin;
+        private final Periodic periodic;
+        private Connection connection;
+        volatile int jettyQueue = -1, dbPending = -1, inFlight = -1, pgActive = -1;
+
+        Peaks(URI metrics, DbOptions admin, Duration every) {
+            this.metrics = metrics;
+            this.admin = admin;
+            this.periodic = new Periodic("db-peaks", every, this::sample);
+        }
+
+        void start() {
+            periodic.start();
+        }
+
+        void stop() {
+            periodic.stop(Duration.ofSeconds(5));
+        }
+
+        private void sample() {
+            try {
+                PrometheusText m = PrometheusText.parse(HttpGet.ok("metrics", metrics));
+                jettyQueue = Math.max(jettyQueue, (int) max(m, "loomylin_pool_queued_tasks"));
+                dbPending = Math.max(dbPending, (int) max(m, "loomylin_db_pending"));
+                inFlight = Math.max(inFlight, (int) max(m, "loomylin_requests_in_flight"));
+            } catch (StartupFailure | IllegalArgumentException e) {
+                // the admin port too busy to answer in time: this sample is skipped
+            }
+            try {
+                if (connection == null) connection = connect(admin);
+                try (Statement s = connection.createStatement(); ResultSet r = s.executeQuery(
+                        "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend' AND state = 'active' AND pid <> pg_backend_pid()")) {
+                    r.next();
+                    pgActive = Math.max(pgActive, r.getInt(1));
+                }
+            } catch (SQLException e) {
+                connection = null;
+            }
+        }
+
+        private static double max(PrometheusText m, String name) {
+            return m.all(name).stream().mapToDouble(PrometheusText.Sample::value).max().orElse(-1);
+        }
+
+        @Override
+        public void close() {
+            stop();
+            try {
+                if (connection != null) connection.close();
+            } catch (SQLException e) {
+                // closing a monitoring connection: nothing to keep
+            }
+        }
+    }
+
+    private static Row failed(int invocation, int repeat, String pool, int dbPool, Variant v, int bound, int offered, String why) {
+        return new Row(invocation, repeat, pool, dbPool, v.name(), bound, offered, 0, 0, 0, 0, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
+                -1, -1, -1, -1, -1, 0, false, why);
+    }
+
+    private static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+        } catch (IOException | RuntimeException e) {
+            return "";
+        }
+    }
+}

@@ -1,0 +1,51 @@
+package loomylin.bench.output;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import loomylin.cli.UsageError;
+import loomylin.report.Csv;
+
+/**
+ * Invocations that add up: a bench that writes a row per run to one CSV may be run again with the same
+ * {@code --out}, and its rows then join the earlier ones under the next invocation number (its provenance in
+ * {@code provenance-N.json}), so that a verdict can rest on runs from two invocations. The CSV's first column is
+ * {@code invocation}.
+ */
+public final class Invocations {
+    public static final String COLUMN = "invocation";
+
+    private Invocations() {
+    }
+
+    /**
+     * The number of this invocation: 1 when {@code csv} is not there yet (it is then created with {@code header}),
+     * else one more than the largest already in it.
+     *
+     * @throws UsageError when {@code csv} holds rows of another shape (another header)
+     */
+    public static int next(Path csv, String header) throws IOException {
+        if (!header.startsWith(COLUMN + ",")) throw new IllegalArgumentException("the header must start with " + COLUMN);
+        if (!Files.exists(csv)) {
+            Files.writeString(csv, header + "\n", StandardCharsets.UTF_8);
+            return 1;
+        }
+        String text = Files.readString(csv, StandardCharsets.UTF_8);
+        if (!text.startsWith(header + "\n"))
+            throw new UsageError(csv + " holds results of another shape (its header differs): give a new --out, or move it away");
+        return rows(csv).stream().mapToInt(r -> Integer.parseInt(r.get(COLUMN))).max().orElse(0) + 1;
+    }
+
+    /** Every row in {@code csv}, by column name. */
+    public static List<Map<String, String>> rows(Path csv) throws IOException {
+        return Csv.parse(Files.readString(csv, StandardCharsets.UTF_8));
+    }
+
+    /** provenance.json for the first invocation, provenance-N.json for the Nth. */
+    public static String provenanceFile(int invocation) {
+        return invocation == 1 ? Provenance.FILE : "provenance-" + invocation + ".json";
+    }
+}

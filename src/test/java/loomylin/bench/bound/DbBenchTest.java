@@ -1,0 +1,96 @@
+package loomylin.bench.bound;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import loomylin.bench.BenchFlags;
+import loomylin.bench.output.Invocations;
+import loomylin.bench.output.Provenance;
+import loomylin.cli.Flags;
+import loomylin.cli.UsageError;
+import loomylin.testing.IntegrationTest;
+import loomylin.testing.Tools;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code bench --preset db}: its rows read back as written, its cells' standing, its flags, and a smoke run against a real PostgreSQL. */
+class DbBenchTest {
+    private static DbBench.Row row(int invocation, String pool, boolean clientLimited, double goodput) {
+        return new DbBench.Row(invocation, 1, pool, 10, "closed 1000", 100, 0, 5000, (long) (goodput * 30), 4000, 0, goodput, 120.5, 990.0, 0.412,
+                0.205, 22.5, 0, 960, 1000, 10, 31, 3900, clientLimited, null);
+    }
+
+    @Test
+    void aRowReadBackWritesTheSameLine() throws Exception {
+        DbBench.Row r = row(2, "loom", false, 97.5);
+        String line = DbReport.csvLine(r, "2026-11-26T11:00:00Z", "2026-11-26T11:00:40Z", "1.50");
+        List<Map<String, String>> parsed = loomylin.report.Csv.parse(DbReport.CSV_HEADER + "\n" + line + "\n");
+        assertEquals(line, DbReport.csvLine(DbReport.fromCsv(parsed.get(0)), "2026-11-26T11:00:00Z", "2026-11-26T11:00:40Z", "1.50"));
+        assertEquals(List.of(DbReport.CSV_HEADER.split(",")).size(), line.split(",", -1).length);
+    }
+
+    @Test
+    void aCellDecidesWithThreeRunsFromTwoInvocations() {
+        assertEquals("decides", DbReport.standing(3, 2));
+        assertEquals("sketch: 3 runs from 1 invocation", DbReport.standing(3, 1));
+        assertEquals("sketch: 1 run from 1 invocation", DbReport.standing(1, 1));
+        assertEquals("no deciding run", DbReport.standing(0, 0));
+        assertEquals(100, DbBench.bound(10), "Little's law: 10 connections / 0.1 s");
+    }
+
+    @Test
+    void theReportLeavesClientLimitedRunsOutAndSaysSo(@TempDir Path dir) throws Exception {
+        List<DbBench.Row> rows = List.of(row(1, "loom", false, 97), row(1, "loom", false, 98), row(2, "loom", false, 99), row(2, "loom", true, 60));
+        DbReport.write(dir, Provenance.collect("bench --preset db", dir, Map.of(), Map.of()), 2, rows, Duration.ofSeconds(30));
+        String md = Files.readString(dir.resolve("db.md"));
+        assertTrue(md.contains("| loom | 10 | closed 1000 | 3 / 4 | decides | 0.98 (0.97-0.99) |"), md);
+        assertTrue(md.contains("invocation 2 repeat 1 loom db pool 10 closed 1000: client-limited"), md);
+        assertTrue(md.contains("provenance.json, provenance-2.json"), md);
+    }
+
+    @Test
+    void flagsItDoesNotReadAreRefusedInOneLine() {
+        for (String[] args : List.of(new String[] {"--pools", "nope"}, new String[] {"--db-pools", "0"}, new String[] {"--db-pools", "x"},
+                new String[] {"--duration", "1500ms"}, new String[] {"--concurrency", "5"})) {
+            Flags flags = Flags.parse(java.util.stream.Stream.concat(java.util.stream.Stream.of("--preset", "db", "--out", "x"),
+                    java.util.stream.Stream.of(args)).toArray(String[]::new), BenchFlags.FLAGS, Map.of());
+            UsageError e = assertThrows(UsageError.class, () -> {
+                BenchFlags.only(flags, DbBench.NAME, DbBench.FLAGS);
+                DbBench.run(flags, "test", new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+            }, String.join(" ", args));
+            assertTrue(!e.getMessage().contains("\n"), e.getMessage());
+        }
+    }
+
+    /** Smoke size: loom, a pool of 2 connections, 2 s windows: both loads run, the open loop gets 2xx answers, the closed one 503s. */
+    @IntegrationTest
+    @Test
+    void smokeRunWritesARowPerRunTheTableAndProvenance(@TempDir Path out) throws Exception {
+        Tools.assumeOnPath("wrk", "apt-get install wrk");
+        Tools.assumeOnPath("oha", "cargo install oha --version 1.16.0 --locked");
+        String[] args = {"--preset", "db", "--pools", "loom", "--db-pools", "2", "--duration", "2s", "--repeat", "1", "--out", out.toString()};
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        DbBench.run(Flags.parse(args, BenchFlags.FLAGS, Map.of()), "bench " + String.join(" ", args), new PrintStream(log, true, StandardCharsets.UTF_8));
+        List<Map<String, String>> rows = Invocations.rows(out.resolve("db.csv"));
+        assertEquals(2, rows.size(), log.toString(StandardCharsets.UTF_8));
+        for (Map<String, String> r : rows) {
+            assertEquals("", r.get("failure"), r.toString());
+            assertTrue(Double.parseDouble(r.get("postgres_cpu_ms_per_ok")) > 0, "PostgreSQL's CPU is measured: " + r);
+        }
+        assertTrue(Long.parseLong(rows.get(0).get("ok")) > 0, "the open loop below the bound is answered: " + rows.get(0));
+        assertTrue(Long.parseLong(rows.get(1).get("refused")) > 0 && Long.parseLong(rows.get(1).get("db_timeouts")) > 0,
+                "1000 clients on 2 connections: the pool's timeout answers 503: " + rows.get(1));
+        String md = Files.readString(out.resolve("db.md"));
+        assertTrue(md.contains("## Provenance") && md.contains("| loom | 2 | open 0.8x |"), md);
+        assertTrue(Files.readString(out.resolve("provenance.json")).contains("\"postgresql\""), "the database's version is in the provenance");
+    }
+}
