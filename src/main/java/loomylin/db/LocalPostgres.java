@@ -45,17 +45,20 @@ public final class LocalPostgres implements AutoCloseable {
 
     private final Path run;
     private final List<String> pgCtl;
-    private final Process process;
-    private final Thread keeper;
+    private final ProcessBuilder builder;
+    private volatile Process process;
+    private volatile Thread keeper;
     private final int port;
     private final String password;
     private final String version;
     private final Thread hook;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private LocalPostgres(Path run, List<String> pgCtl, Process process, Thread keeper, int port, String password, String version) {
+    private LocalPostgres(Path run, List<String> pgCtl, ProcessBuilder builder, Process process, Thread keeper, int port, String password,
+                          String version) {
         this.run = run;
         this.pgCtl = pgCtl;
+        this.builder = builder;
         this.process = process;
         this.keeper = keeper;
         this.port = port;
@@ -127,7 +130,7 @@ public final class LocalPostgres implements AutoCloseable {
             List<String> pgCtl = new ArrayList<>(prefix);
             pgCtl.addAll(List.of(binaries.resolve("pg_ctl").toString(), "stop", "-D", run.resolve("data").toString(), "-m", "fast", "-s", "-w",
                     "-t", String.valueOf(STOP.toSeconds())));
-            return new LocalPostgres(run, pgCtl, process, keeper, port, password, version);
+            return new LocalPostgres(run, pgCtl, builder, process, keeper, port, password, version);
         } catch (IOException | CompletionException e) {
             stop(null, process, run);
             throw new DbStartFailure("could not start PostgreSQL in " + run + ": " + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()));
@@ -158,6 +161,25 @@ public final class LocalPostgres implements AutoCloseable {
                 // keep holding: this thread ending would kill the server
             }
         }
+    }
+
+    /**
+     * Stops the server as {@link #close()} does ("fast": running queries are ended) but keeps its directory: what a
+     * database that went down looks like to its clients. {@link #restart()} brings it back. For fault tests.
+     */
+    public synchronized void halt() {
+        if (closed.get()) throw new IllegalStateException("closed");
+        stopProcess(pgCtl, process);
+    }
+
+    /** Starts the server again, on the same port and data, after {@link #halt()}; returns once it takes connections. */
+    public synchronized void restart() throws InterruptedException {
+        if (closed.get()) throw new IllegalStateException("closed");
+        if (process.isAlive()) return;
+        CompletableFuture<Process> started = new CompletableFuture<>();
+        keeper = Thread.ofPlatform().daemon().name("postgres-" + port).start(() -> keep(builder, started));
+        process = started.join();
+        awaitReady(process, port, password, run.resolve("postgres.log"));
     }
 
     /** Waits until the server takes a connection, then seeds it; its version ("18.6"). */
@@ -221,7 +243,7 @@ public final class LocalPostgres implements AutoCloseable {
      * ended, not waited for), killed if it has not stopped within {@link #STOP}, and deletes its directory.
      */
     @Override
-    public void close() {
+    public synchronized void close() {
         if (closed.getAndSet(true)) return;
         stop(pgCtl, process, run);
         try {
@@ -241,6 +263,15 @@ public final class LocalPostgres implements AutoCloseable {
      * the server has not ended within {@link #STOP}; then its directory goes.
      */
     private static void stop(List<String> pgCtl, Process process, Path run) {
+        stopProcess(pgCtl, process);
+        try {
+            PostgresBinaries.deleteTree(run);
+        } catch (IOException e) {
+            // left for the next start's clean-up, which retries
+        }
+    }
+
+    private static void stopProcess(List<String> pgCtl, Process process) {
         if (process != null && pgCtl != null && process.isAlive()) {
             try {
                 Process ctl = new ProcessBuilder(pgCtl).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
@@ -253,11 +284,6 @@ public final class LocalPostgres implements AutoCloseable {
             }
         }
         if (process != null) end(process.toHandle());
-        try {
-            PostgresBinaries.deleteTree(run);
-        } catch (IOException e) {
-            // left for the next start's clean-up, which retries
-        }
     }
 
     private static void end(ProcessHandle p) {
