@@ -5,33 +5,51 @@ import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;
 import com.zaxxer.hikari.metrics.IMetricsTracker;
 import com.zaxxer.hikari.pool.HikariPool;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.pgclient.PgBuilder;
+import io.vertx.pgclient.PgConnectOptions;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.PoolOptions;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.util.Optional;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.util.component.AbstractLifeCycle;
 import org.eclipse.jetty.util.component.Dumpable;
 
 /**
- * One server's JDBC connection pool (HikariCP), as a Jetty lifecycle bean of that server: it opens its
- * connections when the server starts (failing the start, in one line, when the database cannot be reached) and
- * closes them when the server stops, after the graceful stop has let in-flight requests finish. A request waits
- * at most {@link DbOptions#timeoutMs()} for a connection; then {@link #connection()} fails with a 503.
+ * One server's database pools, as a Jetty lifecycle bean of that server: JDBC through HikariCP for
+ * {@code /db-blocking}, and Vert.x's non-blocking PostgreSQL client for {@code /db-async}, each of
+ * {@link DbOptions#poolSize()} connections. The JDBC pool opens its connections when the server starts (failing
+ * the start, in one line, when the database cannot be reached); the non-blocking one, and Vert.x with it, is made
+ * on the first {@code /db-async}. Both close
+ * when the server stops, after the graceful stop has let in-flight requests finish. A request waits at most
+ * {@link DbOptions#timeoutMs()} for a connection, then gets a one-line 503 ({@link #failure(Throwable)}).
  *
- * <p>Its figures ({@link #figures()}) are HikariCP's own: connections active, idle and in all, requests waiting
+ * <p>Its figures ({@link #figures()}) are the JDBC pool's, HikariCP's own: connections active, idle and in all, requests waiting
  * for one, and from its metrics hook the connections handed out, the time spent waiting for them and the waits
  * that timed out.
  */
 public final class DbPool extends AbstractLifeCycle implements Dumpable {
+    /** The message of Vert.x's SQL pool when no connection came free in time (SqlConnectionPool, 5.0.7); DbBlockingTest checks it. */
+    static final String VERTX_POOL_TIMEOUT = "Timeout waiting for connection";
+    private static final long STOP_MS = 2_000;
     private final DbOptions options;
     private final String name;
     private final LongAdder acquired = new LongAdder();
     private final LongAdder waitNanos = new LongAdder();
     private final LongAdder timeouts = new LongAdder();
     private volatile HikariDataSource source;
+    private volatile Vertx vertx;
+    private volatile Pool async;
 
     /** A pool for {@code options}; {@code name} names its threads ({@code name housekeeper}, ...). */
     public DbPool(DbOptions options, String name) {
@@ -84,6 +102,48 @@ public final class DbPool extends AbstractLifeCycle implements Dumpable {
         HikariDataSource s = source;
         source = null;
         if (s != null) s.close();
+        Pool a;
+        Vertx v;
+        synchronized (this) {
+            a = async;
+            v = vertx;
+            async = null;
+            vertx = null;
+        }
+        try {
+            if (a != null) a.close().toCompletionStage().toCompletableFuture().get(STOP_MS, TimeUnit.MILLISECONDS);
+        } catch (Exception e) {
+            // its connections are closed with Vert.x below
+        }
+        try {
+            if (v != null) v.close().toCompletionStage().toCompletableFuture().get(STOP_MS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            // Vert.x's threads are daemons: they cannot hold the process
+        }
+    }
+
+    /**
+     * The non-blocking client's pool (Vert.x's PostgreSQL client), as big as the blocking one and waiting as long
+     * for a connection; {@link #failure(Throwable)} says in one line what went wrong with a query on it.
+     */
+    public Pool async() {
+        Pool a = async;
+        if (a != null) return a;
+        synchronized (this) {
+            if (!isRunning()) throw new DbFailure(503, "database pool " + name + " is not running");
+            if (async == null) {
+                // made on first use: a server that never serves /db-async has no Vert.x threads and opens no second pool
+                vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1).setWorkerPoolSize(1).setInternalBlockingPoolSize(1));
+                PgConnectOptions connect = PgConnectOptions.fromUri(options.jdbcUrl().substring("jdbc:".length()));
+                if (options.user() != null) connect.setUser(options.user());
+                if (options.password() != null) connect.setPassword(options.password());
+                async = PgBuilder.pool().with(new PoolOptions().setMaxSize(options.poolSize()).setConnectionTimeout(options.timeoutMs())
+                        .setConnectionTimeoutUnit(TimeUnit.MILLISECONDS).setName(name + "-async")).connectingTo(connect).using(vertx).build();
+            }
+            return async;
+        }
     }
 
     /**
@@ -101,12 +161,17 @@ public final class DbPool extends AbstractLifeCycle implements Dumpable {
         }
     }
 
-    /** What a failed read answers: 503 for a pool that had no connection in time, 502 for the rest. */
-    public DbFailure failure(SQLException e) {
-        if (e instanceof SQLTransientConnectionException)
+    /**
+     * What a failed read answers: 503 for a pool that had no connection in time (HikariCP's
+     * {@link SQLTransientConnectionException}, Vert.x's "Timeout waiting for connection"), 502 for the rest.
+     */
+    public DbFailure failure(Throwable e) {
+        Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+        if (cause instanceof DbFailure f) return f;
+        if (cause instanceof SQLTransientConnectionException || VERTX_POOL_TIMEOUT.equals(cause.getMessage()))
             return new DbFailure(503, "database pool: no connection free within " + options.timeoutMs() + " ms (" + options.poolSize()
                     + " connections, all busy); try again later");
-        return new DbFailure(502, "database " + options.shownUrl() + ": " + oneLine(e));
+        return new DbFailure(502, "database " + options.shownUrl() + ": " + oneLine(cause));
     }
 
     /** The pool's figures now: all zero while it is not running. */

@@ -17,9 +17,11 @@ public final class Items {
 
     /**
      * One row by its key, and a wait on the database server of the caller's choosing: parameter 1 is the wait in
-     * seconds ({@code pg_sleep}), parameter 2 the row's id. The answer is the row's name.
+     * seconds ({@code pg_sleep}, once), parameter 2 the row's id. The answer's one column is the row's name.
      */
-    public static final String QUERY = "SELECT name, pg_sleep(?) FROM " + TABLE + " WHERE id = ?";
+    public static final String QUERY = "SELECT i.name FROM pg_sleep(?) s, " + TABLE + " i WHERE i.id = ?";
+    /** {@link #QUERY} in PostgreSQL's own placeholders, for the non-blocking client. */
+    public static final String ASYNC_QUERY = "SELECT i.name FROM pg_sleep($1) s, " + TABLE + " i WHERE i.id = $2";
 
     /** The name of row {@code id}, as {@link #seed} writes it. */
     public static String name(int id) {

@@ -1,6 +1,9 @@
 package loomylin.java;
 
 import io.javalin.http.Context;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.RowIterator;
+import io.vertx.sqlclient.Tuple;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -152,6 +155,28 @@ public final class Endpoints {
         } catch (SQLException e) {
             throw db.failure(e);
         }
+    }
+
+    /**
+     * The same read through Vert.x's non-blocking PostgreSQL client: no thread waits while the database works;
+     * the answer is written from the client's event loop, as an async Jetty application's would be.
+     */
+    public void dbAsync(Context ctx) {
+        int ms = Params.integer(ctx.queryParams("ms"), "ms", Limits.MS_DEFAULT, 0, Limits.MS_MAX);
+        int asked = Params.integer(ctx.queryParams("id"), "id", 0, 0, Items.ROWS);
+        int id = asked == 0 ? ThreadLocalRandom.current().nextInt(1, Items.ROWS + 1) : asked;
+        if (db == null) throw DbFailure.noDatabase();
+        ctx.future(() -> db.async().preparedQuery(Items.ASYNC_QUERY).execute(Tuple.of(ms / 1000.0, id)).toCompletionStage().toCompletableFuture()
+                .handle((rows, error) -> {
+                    if (error != null) throw db.failure(error);
+                    RowIterator<Row> row = rows.iterator();
+                    if (!row.hasNext()) throw new DbFailure(502, "database: no row " + id + " in " + Items.TABLE);
+                    Map<String, Object> body = new LinkedHashMap<>();
+                    body.put("id", id);
+                    body.put("name", row.next().getString(0));
+                    ctx.json(body);
+                    return null;
+                }));
     }
 
     /** The seed's request: SHA-256 work, a wait (a sleep, or {@code calls} backend calls), then the data file's first bytes, all on the request thread. */

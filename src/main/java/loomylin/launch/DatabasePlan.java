@@ -55,7 +55,7 @@ record DatabasePlan(boolean own, Path bin, String url, int poolSize, int timeout
         if (own) {
             LocalPostgres pg;
             try {
-                pg = LocalPostgres.start(bin, planned.size() * poolSize + 10);
+                pg = LocalPostgres.start(bin, planned.size() * poolSize * 2 + 10); // a blocking and a non-blocking pool per server
             } catch (DbStartFailure e) {
                 throw new StartupFailure(e.getMessage());
             }

@@ -20,10 +20,11 @@ public final class Routes {
     public static final String MIXED = "/mixed";
     public static final String MIXED_ASYNC = "/mixed-async";
     public static final String DB_BLOCKING = "/db-blocking";
+    public static final String DB_ASYNC = "/db-async";
     public static final String POOL = "/pool";
 
     /** Every route, in the order the help lists them. */
-    public static final List<String> ALL = List.of(COMPUTATIONAL, WAIT_BLOCKING, WAIT_ASYNC, WAIT_LOCKED, HOPS_BLOCKING, HOPS_ASYNC, MIXED, MIXED_ASYNC, DB_BLOCKING, POOL);
+    public static final List<String> ALL = List.of(COMPUTATIONAL, WAIT_BLOCKING, WAIT_ASYNC, WAIT_LOCKED, HOPS_BLOCKING, HOPS_ASYNC, MIXED, MIXED_ASYNC, DB_BLOCKING, DB_ASYNC, POOL);
 
     /** The routes that do work, the ones a load test may aim at ({@link #POOL} only reports). */
     public static final List<String> WORKLOADS = ALL.stream().filter(r -> !r.equals(POOL)).toList();

@@ -33,6 +33,7 @@ object AppServer {
             config.routes.get(Routes.MIXED, endpoints::mixed)
             config.routes.get(Routes.MIXED_ASYNC, endpoints::mixedAsync)
             config.routes.get(Routes.DB_BLOCKING, endpoints::dbBlocking)
+            config.routes.get(Routes.DB_ASYNC, endpoints::dbAsync)
             config.routes.get(Routes.POOL, endpoints::pool)
         }
         return app.start()

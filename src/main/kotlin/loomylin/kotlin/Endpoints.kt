@@ -3,6 +3,7 @@ package loomylin.kotlin
 import io.javalin.http.Context
 import java.util.concurrent.CompletableFuture
 import java.util.concurrent.Executor
+import io.vertx.sqlclient.Tuple
 import java.sql.SQLException
 import java.util.concurrent.ThreadLocalRandom
 import java.util.concurrent.TimeUnit
@@ -131,6 +132,26 @@ class Endpoints(private val options: ServerOptions, private val pool: ThreadPool
             }
         } catch (e: SQLException) {
             throw db.failure(e)
+        }
+    }
+
+    /**
+     * The same read through Vert.x's non-blocking PostgreSQL client: no thread waits while the database works;
+     * the answer is written from the client's event loop, as an async Jetty application's would be.
+     */
+    fun dbAsync(ctx: Context) {
+        val ms = Params.integer(ctx.queryParams("ms"), "ms", Limits.MS_DEFAULT, 0, Limits.MS_MAX)
+        val asked = Params.integer(ctx.queryParams("id"), "id", 0, 0, Items.ROWS)
+        val id = if (asked == 0) ThreadLocalRandom.current().nextInt(1, Items.ROWS + 1) else asked
+        val db = db ?: throw DbFailure.noDatabase()
+        ctx.future {
+            db.async().preparedQuery(Items.ASYNC_QUERY).execute(Tuple.of(ms / 1000.0, id)).toCompletionStage().toCompletableFuture()
+                .handle { rows, error ->
+                    if (error != null) throw db.failure(error)
+                    val row = rows.iterator()
+                    if (!row.hasNext()) throw DbFailure(502, "database: no row $id in ${Items.TABLE}")
+                    ctx.json(linkedMapOf("id" to id, "name" to row.next().getString(0)))
+                }
         }
     }
 

@@ -105,6 +105,10 @@ class TwinContractTest {
                 Arguments.of("/db-blocking?id=" + loomylin.db.Items.ROWS + "&ms=1", 200, "{\"id\":" + loomylin.db.Items.ROWS + ",\"name\":\"item-" + loomylin.db.Items.ROWS + "\"}", "application/json"),
                 Arguments.of("/db-blocking?id=0x", 400, "id must be a whole number from 0 to " + loomylin.db.Items.ROWS + ", got '0x'\n", "text/plain"),
                 Arguments.of("/db-blocking?ms=60001", 400, "ms must be a whole number from 0 to 60000, got 60001\n", "text/plain"),
+                Arguments.of("/db-async?id=7&ms=0", 200, "{\"id\":7,\"name\":\"item-7\"}", "application/json"),
+                Arguments.of("/db-async?id=99&ms=1", 200, "{\"id\":99,\"name\":\"item-99\"}", "application/json"),
+                Arguments.of("/db-async?id=-3", 400, "id must be a whole number from 0 to " + loomylin.db.Items.ROWS + ", got '-3'\n", "text/plain"),
+                Arguments.of("/db-async?ms=1&ms=2", 400, "ms given 2 times; give it once\n", "text/plain"),
                 Arguments.of("/nope", 404, "no route GET /nope; routes: " + loomylin.web.Routes.listing() + "\n", "text/plain"));
     }
 

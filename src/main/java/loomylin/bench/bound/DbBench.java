@@ -138,7 +138,7 @@ public final class DbBench {
             out.printf(Locale.ROOT, "bench: preset %s, invocation %d, %d runs of %d s, about %d minutes; /db-blocking?ms=%d through %s connections%n", NAME,
                     invocation, runs, window.toSeconds(), (runs * (window.toSeconds() + WARMUP.toSeconds() + Bound.OVERHEAD_S) + 59) / 60, QUERY_MS, dbPools);
             String postgresVersion;
-            try (LocalPostgres pg = LocalPostgres.start(null, maxPool + 20)) {
+            try (LocalPostgres pg = LocalPostgres.start(null, 2 * maxPool + 20)) {
                 postgresVersion = pg.version();
                 DbOptions admin = pg.options(1, DB_TIMEOUT_MS);
                 int n = 0;
