@@ -10,6 +10,8 @@ import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import loomylin.db.DbFigures;
+import loomylin.db.DbPool;
 import loomylin.jetty.Admission;
 import loomylin.web.SchedulerFigures;
 import loomylin.jetty.RequestCounts;
@@ -125,6 +127,11 @@ final class LiveFigures implements AutoCloseable {
         s.put("admissionQueued", admission.map(Admission::queued).orElse(null));
         s.put("admissionWaitP99Ms", last.waits() == null || latencyFrom.waits() == null ? null
                 : percentileMs(difference(last.waits(), latencyFrom.waits()), 0.99));
+        Optional<DbFigures> db = w.db().map(DbPool::figures);
+        s.put("dbSize", db.map(DbFigures::size).orElse(null));
+        s.put("dbActive", db.map(DbFigures::active).orElse(null));
+        s.put("dbPending", db.map(DbFigures::pending).orElse(null));
+        s.put("dbTimeouts", db.map(DbFigures::timeouts).orElse(null));
         return s;
     }
 

@@ -52,6 +52,8 @@ function card(server) {
       <div class="admission" hidden>waiting for admission <b class="admission-queued">0</b></div>
       <div class="admission" hidden>admission wait p99 ms <b class="admission-wait">–</b></div>
       <div class="permits" hidden>waiting for a permit <b class="tasks-waiting">0</b></div>
+      <div class="db" hidden>database connections in use <b class="db-active">0</b> of <b class="db-size">–</b></div>
+      <div class="db" hidden>waiting for a connection <b class="db-pending">0</b></div>
     </div>
     <div class="chart"><canvas class="chart-inflight"></canvas></div>
     <p class="says"></p>
@@ -77,6 +79,11 @@ function push(c, label, values) {
 
 // One sentence saying what the viewer sees: what fills up first at this server's bound.
 function says(s) {
+  if (s.dbSize !== null && (s.dbPending > 0 || s.dbActive >= s.dbSize)) {
+    return `${s.dbActive} of ${s.dbSize} database connections in use: the connection pool is the bound; `
+      + `${s.dbPending} request${s.dbPending === 1 ? '' : 's'} wait${s.dbPending === 1 ? 's' : ''} for one, refused with 503 after --db-timeout-ms `
+      + `(${s.dbTimeouts} so far).`;
+  }
   if (s.admissionLimit !== null) {
     return `${s.admitted} of ${s.admissionLimit} admitted requests run (--max-in-flight); `
       + `${s.admissionQueued} wait${s.admissionQueued === 1 ? 's' : ''} for admission, refused with 503 if they wait too long.`;
@@ -112,6 +119,10 @@ function update(live) {
     q('.queued').textContent = s.queued;
     for (const e of c.element.querySelectorAll('.admission')) e.hidden = s.admissionLimit === null;
     for (const e of c.element.querySelectorAll('.permits')) e.hidden = s.tasksWaiting === null;
+    for (const e of c.element.querySelectorAll('.db')) e.hidden = s.dbSize === null;
+    q('.db-active').textContent = fmt(s.dbActive);
+    q('.db-size').textContent = fmt(s.dbSize);
+    q('.db-pending').textContent = fmt(s.dbPending);
     q('.admitted').textContent = fmt(s.admitted);
     q('.admission-limit').textContent = fmt(s.admissionLimit);
     q('.admission-queued').textContent = fmt(s.admissionQueued);
