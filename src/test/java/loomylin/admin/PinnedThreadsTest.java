@@ -83,6 +83,41 @@ class PinnedThreadsTest {
         }
     }
 
+    /**
+     * HikariCP 7.1.0 and pgjdbc 42.7.14 guard what a virtual thread waits in with {@code ReentrantLock}s and
+     * parking, not monitors: a loom server's requests waiting on PostgreSQL, more of them than connections so that
+     * some also wait in the pool, do not pin their carriers, on JDK 21 either (where a monitor held across the
+     * socket read would pin every one). The same JFR events catch a class initialiser's pin in the same window.
+     */
+    @Test
+    void waitingOnTheDatabaseThroughHikariCpAndPgjdbcDoesNotPin() throws Exception {
+        Javalin loom = Twin.JAVA.start(Twin.options("loom").withDb(loomylin.testing.TestDatabase.options(4, 10_000)));
+        PinnedThreads pins = PinnedThreads.start();
+        try {
+            String url = "http://127.0.0.1:" + loom.port() + "/db-blocking?ms=20";
+            for (int i = 0; i < 8; i++) assertEquals(200, Http.get(url).statusCode()); // classes loaded and initialised
+            long before = databasePins(pins);
+            for (HttpResponse<String> r : Http.concurrently(4 * REQUESTS, url)) assertEquals(200, r.statusCode(), r.body());
+            Thread.ofVirtual().start(() -> assertTrue(SlowInitDb.AT > 0)).join();
+            await().atMost(Duration.ofSeconds(20)).alias("the class initialiser's pin, so that events are being recorded")
+                    .until(() -> where(pins), w -> w.stream().anyMatch(x -> x.contains("SlowInitDb")));
+            long pinned = databasePins(pins) - before;
+            assertTrue(pinned <= 1, pinned + " of " + 4 * REQUESTS + " requests waiting on the database pinned: " + where(pins));
+        } finally {
+            pins.close();
+            Stops.stop(loom);
+        }
+    }
+
+    static final class SlowInitDb {
+        static final long AT = sleepThenNow();
+    }
+
+    private static long databasePins(PinnedThreads pins) {
+        return where(pins).stream().filter(w -> w.contains("dbBlocking") || w.contains("org.postgresql") || w.contains("com.zaxxer"))
+                .mapToLong(PinnedThreadsTest::count).sum();
+    }
+
     private static List<String> where(PinnedThreads pins) {
         return pins.read(Integer.MAX_VALUE).where();
     }
