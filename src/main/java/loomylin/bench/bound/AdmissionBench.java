@@ -201,7 +201,8 @@ public final class AdmissionBench {
         return new Row(invocation, repeat, pool, v.name(), limit, offered, 0, 0, 0, 0, 0, Double.NaN, Double.NaN, Double.NaN, false, Double.NaN, why);
     }
 
-    private static String loadAverage() {
+    /** The 1-minute load average now, for a run's row ("" where there is none). */
+    static String loadAverage() {
         try {
             return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
         } catch (IOException | RuntimeException e) {

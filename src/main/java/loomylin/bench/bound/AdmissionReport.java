@@ -62,12 +62,7 @@ final class AdmissionReport {
     static void write(Path dir, Provenance provenance, int invocation, Bound.Load cpu, int capacity, List<AdmissionBench.Row> rows, Duration window)
             throws IOException {
         StringBuilder md = new StringBuilder("# Admission under CPU overload: what --max-in-flight delivers\n\n").append(provenance.markdown());
-        if (invocation > 1) {
-            md.append("This is the provenance of invocation ").append(invocation).append(", the last of ").append(invocation)
-                    .append("; each invocation's is in its own file: provenance.json");
-            for (int i = 2; i <= invocation; i++) md.append(", ").append(loomylin.bench.output.Invocations.provenanceFile(i));
-            md.append(".\n\n");
-        }
+        md.append(loomylin.bench.output.Invocations.provenanceNote(invocation));
         md.append(String.format(Locale.ROOT, "`%s`, every server behind `--max-in-flight %d --max-in-flight-wait-ms %d` (Little's law on %d cores:"
                         + " sized for %d req/s). Each run: a fresh server JVM, a %d s wrk warm-up on `%s` with at most %d clients, a check that nothing is"
                         + " admitted or queued, then oha for %d s: open loop at %s the sized rate over %d connections (latency from each request's due time),"

@@ -150,7 +150,7 @@ public final class DbBench {
                                 String started = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
                                 Row row = one(invocation, r, pool, dbPool, v, pg, admin, twin, heap, wrk, oha, window, timeoutS, cores, serversLog);
                                 rows.add(row);
-                                Files.writeString(csv, DbReport.csvLine(row, started, Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), loadAverage())
+                                Files.writeString(csv, DbReport.csvLine(row, started, Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), AdmissionBench.loadAverage())
                                         + "\n", StandardOpenOption.APPEND);
                                 out.printf(Locale.ROOT, "bench: %d/%d repeat %d %s db-pool %d %s: %s%n", n, runs, r, pool, dbPool, v.name(),
                                         row.failure() != null ? "N/A (" + row.failure() + ")" : String.format(Locale.ROOT,
@@ -341,13 +341,5 @@ public final class DbBench {
     private static Row failed(int invocation, int repeat, String pool, int dbPool, Variant v, int bound, int offered, String why) {
         return new Row(invocation, repeat, pool, dbPool, v.name(), bound, offered, 0, 0, 0, 0, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
                 -1, -1, -1, -1, -1, 0, false, why);
-    }
-
-    private static String loadAverage() {
-        try {
-            return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
-        } catch (IOException | RuntimeException e) {
-            return "";
-        }
     }
 }

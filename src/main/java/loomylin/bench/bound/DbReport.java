@@ -69,12 +69,7 @@ final class DbReport {
 
     static void write(Path dir, Provenance provenance, int invocation, List<DbBench.Row> rows, Duration window) throws IOException {
         StringBuilder md = new StringBuilder("# The connection pool as the bound: /db-blocking on PostgreSQL\n\n").append(provenance.markdown());
-        if (invocation > 1) {
-            md.append("This is the provenance of invocation ").append(invocation).append(", the last of ").append(invocation)
-                    .append("; each invocation's is in its own file: provenance.json");
-            for (int i = 2; i <= invocation; i++) md.append(", ").append(Invocations.provenanceFile(i));
-            md.append(".\n\n");
-        }
+        md.append(Invocations.provenanceNote(invocation));
         md.append(String.format(Locale.ROOT, "`/db-blocking?ms=%d`: one row by its primary key and %d ms of `pg_sleep` on a PostgreSQL of the bench's own,"
                         + " through a HikariCP pool per server that waits %d ms for a connection (then `503`). Little's law bounds a server at"
                         + " connections x 1000 / %d req/s, whatever its threads. Each run: a fresh server JVM, the database reset (no session left), a %d s"

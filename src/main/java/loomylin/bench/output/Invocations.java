@@ -44,6 +44,15 @@ public final class Invocations {
         return Csv.parse(Files.readString(csv, StandardCharsets.UTF_8));
     }
 
+    /** For a report: whose provenance it shows, and where each invocation's is; "" for the first invocation. */
+    public static String provenanceNote(int invocation) {
+        if (invocation == 1) return "";
+        StringBuilder md = new StringBuilder("This is the provenance of invocation ").append(invocation).append(", the last of ").append(invocation)
+                .append("; each invocation's is in its own file: ").append(Provenance.FILE);
+        for (int i = 2; i <= invocation; i++) md.append(", ").append(provenanceFile(i));
+        return md.append(".\n\n").toString();
+    }
+
     /** provenance.json for the first invocation, provenance-N.json for the Nth. */
     public static String provenanceFile(int invocation) {
         return invocation == 1 ? Provenance.FILE : "provenance-" + invocation + ".json";
