@@ -200,6 +200,7 @@ public final class DbBench {
                 WrkRun.measure(wrk, server.uri("/db-blocking?ms=0"), (int) WARMUP.toSeconds(), Math.min(dbPool, 50), timeoutS, cores, proc);
                 double server0 = cpuSeconds(server.pid()), pg0 = postgresCpuSeconds(pg.pid());
                 double timeouts0 = metric(metrics, "loomylin_db_connection_timeouts_total");
+                proc.start();
                 peaks.start();
                 URI target = server.uri("/db-blocking?ms=" + QUERY_MS);
                 OhaRun.Split s = v.open()
