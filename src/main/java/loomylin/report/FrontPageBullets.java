@@ -174,17 +174,25 @@ final class FrontPageBullets implements Renderer {
         Map<String, String> open = boundCell(rows, "loom", false, file);
         Map<String, String> preferred = boundCell(rows, "qtp-vtp:8:64", false, file);
         String admissionFile = ADMISSION + "/admission.csv";
-        Map<String, String> limited = page.files().csv(admissionFile).stream()
-                .filter(r -> "loom".equals(r.get("pool")) && "open 2.0x".equals(r.get("load")) && r.get("failure").isEmpty()).findFirst()
-                .orElseThrow(() -> new Missing("no open 2.0x run on loom in " + admissionFile));
-        double sized = Double.parseDouble(limited.get("offered_rps")) / 2;
+        List<Map<String, String>> limited = page.files().csv(admissionFile).stream()
+                .filter(r -> "loom".equals(r.get("pool")) && "open 2.0x".equals(r.get("load")) && r.get("failure").isEmpty()
+                        && "true".equals(r.get("idle_before"))).toList();
+        if (limited.isEmpty()) throw new Missing("no open 2.0x run on loom in " + admissionFile);
+        double sized = Double.parseDouble(limited.get(0).get("offered_rps")) / 2;
+        Stats goodput = Stats.of(limited.stream().map(r -> Double.parseDouble(r.get("goodput_rps"))).toList());
+        Stats share = Stats.of(limited.stream().map(r -> Double.parseDouble(r.get("goodput_rps")) / sized).toList());
+        Stats p99 = Stats.of(limited.stream().map(r -> Double.parseDouble(r.get("ok_p99_ms"))).toList());
+        long invocations = limited.stream().map(r -> r.getOrDefault("invocation", "1")).distinct().count();
+        String runs = limited.size() + (limited.size() == 1 ? " run" : " runs") + " from " + invocations + (invocations == 1 ? " invocation" : " invocations");
+        boolean sketch = limited.size() < 3 || invocations < 2;
         return Fmt.count(Double.parseDouble(open.get("concurrency"))) + " clients sending the fibers-server seed's 1 s request of which 5 % is CPU (`"
                 + open.get("query") + "`) got " + Fmt.rate(Double.parseDouble(open.get("rps"))) + " req/s from `loom` without a limit; Jetty's preferred shape"
                 + " with a cap, `qtp-vtp:8:64`, answered " + Fmt.rate(Double.parseDouble(preferred.get("rps"))) + " (one run per cell, " + link(page, file)
-                + "). Behind `--max-in-flight " + limited.get("max_in_flight") + "` and offered twice what that limit is sized for, `loom` answered "
-                + Fmt.rate(Double.parseDouble(limited.get("goodput_rps"))) + " req/s (" + Fmt.ratio(Double.parseDouble(limited.get("goodput_rps")) / sized)
-                + " of it) with a p99 of " + Fmt.ms(Double.parseDouble(limited.get("ok_p99_ms"))) + " ms for its 2xx answers, refusing the rest (one run, a sketch: "
-                + link(page, admissionFile) + ").";
+                + "). Behind `--max-in-flight " + limited.get(0).get("max_in_flight") + "` and offered twice what that limit is sized for, `loom` answered "
+                + Fmt.rateRange(goodput) + " req/s, " + Fmt.ratio(share.median()) + " of it" + (share.single() ? "" : " (" + Fmt.ratio(share.min(), share.median())
+                + "-" + Fmt.ratio(share.max(), share.median()) + ")") + ", with a p99 of " + Fmt.ms(p99.median()) + " ms"
+                + (p99.single() ? "" : " (" + Fmt.ms(p99.min()) + "-" + Fmt.ms(p99.max()) + ")") + " for its 2xx answers, refusing the rest ("
+                + runs + (sketch ? ", a sketch" : "") + ": " + link(page, admissionFile) + ").";
     }
 
     static Map<String, String> boundCell(List<Map<String, String>> rows, String pool, boolean limited, String file) {

@@ -34,7 +34,7 @@ class DbFiguresTest {
         try {
             Thread load = Thread.ofVirtual().start(() -> {
                 try {
-                    Http.concurrently(5, "http://127.0.0.1:" + db.port() + "/db-blocking?ms=1500");
+                    Http.concurrently(5, "http://127.0.0.1:" + db.port() + "/db-blocking?ms=2500");
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
                 }
@@ -58,7 +58,7 @@ class DbFiguresTest {
             PrometheusText after = PrometheusText.parse(Http.get(metrics).body());
             assertTrue(after.series("loomylin_db_connections_acquired_total", "port", port, "pool", "loom") >= 5, "every request got one");
             assertTrue(after.series("loomylin_db_connection_wait_seconds_total", "port", port, "pool", "loom") >= 1.0,
-                    "three requests waited for a connection held 1.5 s");
+                    "three requests waited for a connection held 2.5 s");
         } finally {
             admin.close();
             Stops.stopAll(List.of(db, none));
