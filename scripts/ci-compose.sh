@@ -128,6 +128,8 @@ every_route() {
     expect "$label :$((base + i)) /wait-async" "$u/wait-async?ms=20" 200 '^Hello, World$'
     expect "$label :$((base + i)) /hops-blocking (to the backend)" "$u/hops-blocking?delay=5" 200 '"meetings":\['
     expect "$label :$((base + i)) /hops-async (to the backend)" "$u/hops-async?delay=5" 200 '"meetings":\['
+    expect "$label :$((base + i)) /db-blocking (its own PostgreSQL)" "$u/db-blocking?id=7&ms=5" 200 '"name":"item-7"'
+    expect "$label :$((base + i)) /db-async (its own PostgreSQL)" "$u/db-async?id=8&ms=5" 200 '"name":"item-8"'
     expect "$label :$((base + i)) /wait-blocking?ms=abc is 400" "$u/wait-blocking?ms=abc" 400 'ms must be a whole number'
   done
   local m="http://$host:$((base + 4))/metrics"
