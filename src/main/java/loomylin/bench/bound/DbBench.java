@@ -65,7 +65,8 @@ import loomylin.proc.ProcStat;
  */
 public final class DbBench {
     public static final String NAME = "db";
-    public static final Set<String> FLAGS = Set.of("preset", "pools", "db-pools", "duration", "repeat", "heap", "out", "timeout", "twin", "wrk", "oha", "help");
+    public static final Set<String> FLAGS = Set.of("preset", "pools", "db-pools", "duration", "repeat", "heap", "out", "timeout", "twin", "wrk", "oha",
+            "rerender", "help");
     public static final List<String> POOLS = List.of("qtp:200", "loom");
     public static final List<Integer> DB_POOLS = List.of(10, 50);
     public static final int QUERY_MS = 100;
@@ -107,6 +108,7 @@ public final class DbBench {
     }
 
     public static Path run(Flags flags, String commandLine, PrintStream out) {
+        if (flags.on("rerender")) return rerender(flags, out);
         List<String> pools = FibersExperiments.list(flags, "pools", POOLS);
         pools.forEach(p -> UsageError.parsing(PoolKind::parse, p));
         List<Integer> dbPools = FibersExperiments.list(flags, "db-pools", DB_POOLS.stream().map(String::valueOf).toList()).stream()
@@ -227,6 +229,23 @@ public final class DbBench {
         } finally {
             server.close();
         }
+    }
+
+    /** {@code --rerender}: db.md (its title and provenance kept) and db.png written again from --out's db.csv, measuring nothing. */
+    static Path rerender(Flags flags, PrintStream out) {
+        Path dir = Path.of(flags.get("out")).toAbsolutePath();
+        Duration window = flags.get("duration") == null ? WINDOW : flags.duration("duration", Duration.ofSeconds(1), Duration.ofMinutes(10));
+        Path csv = dir.resolve("db.csv");
+        if (!Files.isRegularFile(csv) || !Files.isRegularFile(dir.resolve("db.md")))
+            throw new UsageError("--rerender: no db.csv and db.md in " + dir);
+        try {
+            List<Row> rows = Invocations.rows(csv).stream().map(DbReport::fromCsv).toList();
+            DbReport.write(dir, DbReport.head(dir.resolve("db.md")), rows, window);
+        } catch (IOException | RuntimeException e) {
+            throw new StartupFailure("bench: --rerender: " + e.getMessage());
+        }
+        out.printf("bench: rendered %s and %s%n", dir.resolve("db.md"), dir.resolve(DbReport.CHART));
+        return dir;
     }
 
     /** Ends every session but this one's and waits (at most 10 s) until none is left, then resets PostgreSQL's statistics. */

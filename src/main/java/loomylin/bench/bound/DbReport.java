@@ -14,7 +14,12 @@ import java.util.function.ToDoubleFunction;
 import loomylin.bench.output.Invocations;
 import loomylin.bench.output.Provenance;
 import loomylin.bench.output.Spread;
+import loomylin.bench.output.Charts;
 import loomylin.bench.run.RunResult;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.style.Styler;
 
 /**
  * db.csv and db.md of {@link DbBench}: a row per run, then per pool shape, database pool and load the median and
@@ -67,9 +72,25 @@ final class DbReport {
         return "decides";
     }
 
+    static final String TITLE = "# The connection pool as the bound: /db-blocking on PostgreSQL\n\n";
+    static final String CHART = "db.png";
+    /** How the text after the title and provenance begins: where {@link #head} ends. */
+    private static final String BODY_START = "`/db-blocking?ms=";
+
     static void write(Path dir, Provenance provenance, int invocation, List<DbBench.Row> rows, Duration window) throws IOException {
-        StringBuilder md = new StringBuilder("# The connection pool as the bound: /db-blocking on PostgreSQL\n\n").append(provenance.markdown());
-        md.append(Invocations.provenanceNote(invocation));
+        write(dir, TITLE + provenance.markdown() + Invocations.provenanceNote(invocation), rows, window);
+    }
+
+    /** The title and provenance of an existing db.md, for {@code --rerender}. */
+    static String head(Path md) throws IOException {
+        String text = Files.readString(md, StandardCharsets.UTF_8);
+        int body = text.indexOf("\n" + BODY_START);
+        if (body < 0) throw new IOException(md + " is not a db.md: no line starting with " + BODY_START);
+        return text.substring(0, body + 1);
+    }
+
+    static void write(Path dir, String head, List<DbBench.Row> rows, Duration window) throws IOException {
+        StringBuilder md = new StringBuilder(head);
         md.append(String.format(Locale.ROOT, "`/db-blocking?ms=%d`: one row by its primary key and %d ms of `pg_sleep` on a PostgreSQL of the bench's own,"
                         + " through a HikariCP pool per server that waits %d ms for a connection (then `503`). Little's law bounds a server at"
                         + " connections x 1000 / %d req/s, whatever its threads. Each run: a fresh server JVM, the database reset (no session left), a %d s"
@@ -118,8 +139,57 @@ final class DbReport {
                         .append(r.dbPool()).append(' ').append(r.load()).append(": ").append(r.failure() != null ? r.failure()
                                 : String.format(Locale.ROOT, "client-limited (client %.0f %% of the machine)", r.clientPct())).append('\n');
         }
+        chart(dir.resolve(CHART), rows, window);
+        md.append("\n![The medians of the deciding runs: goodput against Little's bound, 2xx p99, 503s, where the queue sits, OS threads](")
+                .append(CHART).append(")\n");
         md.append("\nEvery run, with its start and end time and the load average: [db.csv](db.csv).\n");
         Files.writeString(dir.resolve("db.md"), md.toString(), StandardCharsets.UTF_8);
+    }
+
+    private record Metric(String title, String unit, ToDoubleFunction<DbBench.Row> value) {
+    }
+
+    /** {@code db.png}: a 3 x 2 grid of bar charts, a bar per pool shape and database pool, a series per load; medians of the deciding runs. */
+    private static void chart(Path file, List<DbBench.Row> rows, Duration window) throws IOException {
+        List<Metric> metrics = List.of(new Metric("2xx answers / Little's bound", "share", r -> r.goodput() / r.bound()),
+                new Metric("p99 of the 2xx answers", "ms", DbBench.Row::okP99Ms),
+                new Metric("503 answers per second", "req/s", r -> r.refused() / (double) window.toSeconds()),
+                new Metric("peak requests in Jetty's queue", "requests", DbBench.Row::peakJettyQueue),
+                new Metric("peak requests waiting for a connection", "requests", DbBench.Row::peakDbPending),
+                new Metric("peak OS threads of the server", "threads", DbBench.Row::peakOsThreads));
+        List<DbBench.Row> deciding = rows.stream().filter(r -> r.failure() == null && !r.clientLimited()).toList();
+        List<String> cells = new java.util.ArrayList<>();
+        for (DbBench.Row r : deciding) if (!cells.contains(cellName(r))) cells.add(cellName(r));
+        List<String> loads = deciding.stream().map(DbBench.Row::load).distinct().toList();
+        java.awt.image.BufferedImage grid = new java.awt.image.BufferedImage(Charts.WIDTH, Charts.HEIGHT, java.awt.image.BufferedImage.TYPE_INT_RGB);
+        java.awt.Graphics2D g = grid.createGraphics();
+        try {
+            for (int i = 0; i < metrics.size(); i++) {
+                Metric metric = metrics.get(i);
+                CategoryChart c = new CategoryChartBuilder().width(Charts.CELL_WIDTH).height(Charts.CELL_HEIGHT).title(metric.title())
+                        .yAxisTitle(metric.unit()).build();
+                c.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
+                c.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
+                c.getStyler().setSeriesColors(new java.awt.Color[] {new java.awt.Color(0x1f77b4), new java.awt.Color(0xd62728)});
+                for (String load : loads) {
+                    List<Double> values = new java.util.ArrayList<>();
+                    for (String cell : cells) {
+                        Spread s = Spread.of(deciding.stream().filter(r -> r.load().equals(load) && cellName(r).equals(cell))
+                                .map(r -> metric.value().applyAsDouble(r)).filter(v -> v >= 0).toList());
+                        values.add(s.count() == 0 || Double.isNaN(s.median()) ? 0 : s.median());
+                    }
+                    c.addSeries(load, cells, values);
+                }
+                g.drawImage(BitmapEncoder.getBufferedImage(c), (i % Charts.COLUMNS) * Charts.CELL_WIDTH, (i / Charts.COLUMNS) * Charts.CELL_HEIGHT, null);
+            }
+        } finally {
+            g.dispose();
+        }
+        javax.imageio.ImageIO.write(grid, "png", file.toFile());
+    }
+
+    private static String cellName(DbBench.Row r) {
+        return r.pool() + ", " + r.dbPool() + " conn.";
     }
 
     private static String cell(List<DbBench.Row> rows, ToDoubleFunction<DbBench.Row> f, int decimals) {

@@ -55,6 +55,14 @@ class DbBenchTest {
         assertTrue(md.contains("| loom | 10 | closed 1000 | 3 / 4 | decides | 0.98 (0.97-0.99) |"), md);
         assertTrue(md.contains("invocation 2 repeat 1 loom db pool 10 closed 1000: client-limited"), md);
         assertTrue(md.contains("provenance.json, provenance-2.json"), md);
+        assertTrue(md.contains("](db.png)") && Files.size(dir.resolve("db.png")) > 10_000, "the chart is drawn and shown");
+        Files.delete(dir.resolve("db.png"));
+        Flags rerender = Flags.parse(new String[] {"--preset", "db", "--rerender", "--out", dir.toString()}, BenchFlags.FLAGS, Map.of());
+        Files.writeString(dir.resolve("db.csv"), DbReport.CSV_HEADER + "\n" + rows.stream()
+                .map(r -> DbReport.csvLine(r, "2026-11-26T11:00:00Z", "2026-11-26T11:00:40Z", "1.5")).collect(java.util.stream.Collectors.joining("\n")) + "\n");
+        DbBench.run(rerender, "test", new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        assertEquals(md, Files.readString(dir.resolve("db.md")), "--rerender writes the same report from db.csv, provenance kept");
+        assertTrue(Files.exists(dir.resolve("db.png")));
     }
 
     @Test
