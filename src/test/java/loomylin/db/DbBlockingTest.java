@@ -42,7 +42,7 @@ class DbBlockingTest {
     }
 
     /**
-     * A pool of one connection held 1.5 s by each request, a timeout of 250 ms: of four requests at once one
+     * A pool of one connection held 3 s by each request, a timeout of 250 ms: of four requests at once one
      * gets the connection and the rest 503 in one line (the JDBC pool counts them as timeouts); then the pool
      * serves again. For /db-async this also checks the Vert.x message {@link DbPool} recognises.
      */
@@ -51,7 +51,7 @@ class DbBlockingTest {
     void aRequestThatGetsNoConnectionInTimeIs503InOneLine(Twin twin, String route) throws Exception {
         Javalin app = twin.start(Twin.options("loom").withDb(TestDatabase.options(1, DbOptions.TIMEOUT_MIN_MS)));
         try {
-            List<HttpResponse<String>> answers = Http.concurrently(4, base(app) + route + "?id=1&ms=1500");
+            List<HttpResponse<String>> answers = Http.concurrently(4, base(app) + route + "?id=1&ms=3000");
             List<Integer> statuses = new ArrayList<>(answers.stream().map(HttpResponse::statusCode).sorted().toList());
             assertEquals(List.of(200, 503, 503, 503), statuses, answers.stream().map(HttpResponse::body).toList().toString());
             for (HttpResponse<String> r : answers) {
