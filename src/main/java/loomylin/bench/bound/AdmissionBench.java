@@ -53,7 +53,7 @@ import loomylin.proc.ProcReader;
  */
 public final class AdmissionBench {
     public static final String NAME = "admission";
-    public static final Set<String> FLAGS = Set.of("preset", "pools", "duration", "repeat", "heap", "out", "timeout", "twin", "wrk", "oha", "help");
+    public static final Set<String> FLAGS = Set.of("preset", "pools", "duration", "repeat", "heap", "out", "timeout", "twin", "wrk", "oha", "java", "help");
     public static final List<String> POOLS = List.of("qtp:200", "qtp:64", "loom", "jetty-vtp", "jetty-vtp:64", "qtp-vt:8", "qtp-vtp:8:64");
     /** Open-loop offers as multiples of the sized capacity. */
     public static final List<Double> OPEN_RATES = List.of(1.2, 2.0);

@@ -66,7 +66,7 @@ import loomylin.proc.ProcStat;
 public final class DbBench {
     public static final String NAME = "db";
     public static final Set<String> FLAGS = Set.of("preset", "pools", "db-pools", "duration", "repeat", "heap", "out", "timeout", "twin", "wrk", "oha",
-            "rerender", "help");
+            "rerender", "java", "help");
     public static final List<String> POOLS = List.of("qtp:200", "loom");
     public static final List<Integer> DB_POOLS = List.of(10, 50);
     public static final int QUERY_MS = 100;
