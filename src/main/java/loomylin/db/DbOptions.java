@@ -1,6 +1,10 @@
 package loomylin.db;
 
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
 import java.util.Objects;
+import java.util.Properties;
 
 /**
  * The database a server reads from ({@code /db-blocking}) and the connection pool it reads through: one pool per
@@ -28,6 +32,18 @@ public record DbOptions(String jdbcUrl, String user, String password, int poolSi
         if (!url.startsWith("jdbc:postgresql:"))
             throw new IllegalArgumentException("--db-url must be a PostgreSQL JDBC URL: jdbc:postgresql://HOST:PORT/NAME");
         return new DbOptions(url, null, null, poolSize, timeoutMs);
+    }
+
+    /**
+     * A connection of its own to the database, outside any pool (seeding, the bench's resets and samples, tests),
+     * connecting for at most {@link #timeoutMs()} in whole seconds, at least one.
+     */
+    public Connection connect() throws SQLException {
+        Properties p = new Properties();
+        if (user != null) p.setProperty("user", user);
+        if (password != null) p.setProperty("password", password);
+        p.setProperty("connectTimeout", String.valueOf(Math.max(1, timeoutMs / 1000)));
+        return DriverManager.getConnection(jdbcUrl, p);
     }
 
     /** The URL without anything after '?', which may carry a password: what logs and /pool show. */

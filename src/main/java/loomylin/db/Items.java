@@ -30,11 +30,7 @@ public final class Items {
 
     /** {@link #seed(Connection)} through a connection of its own to {@code db}. */
     public static void seed(DbOptions db) throws SQLException {
-        java.util.Properties p = new java.util.Properties();
-        if (db.user() != null) p.setProperty("user", db.user());
-        if (db.password() != null) p.setProperty("password", db.password());
-        p.setProperty("connectTimeout", String.valueOf(Math.max(1, db.timeoutMs() / 1000)));
-        try (Connection c = java.sql.DriverManager.getConnection(db.jdbcUrl(), p)) {
+        try (Connection c = db.connect()) {
             seed(c);
         }
     }

@@ -89,7 +89,7 @@ class DbFaultTest {
         try (LocalPostgres pg = LocalPostgres.start(null, 20)) {
             Javalin app = twin.start(Twin.options("loom").withDb(pg.options(2, DbOptions.TIMEOUT_MIN_MS)));
             String base = "http://127.0.0.1:" + app.port();
-            try (Connection admin = connect(pg); Statement s = admin.createStatement()) {
+            try (Connection admin = pg.options(1, 1_000).connect(); Statement s = admin.createStatement()) {
                 admin.setAutoCommit(false);
                 s.execute("LOCK TABLE " + Items.TABLE + " IN ACCESS EXCLUSIVE MODE"); // every read now waits for this transaction
                 try (Clients clients = new Clients(base + "/db-blocking?ms=0", 6)) {
@@ -109,14 +109,6 @@ class DbFaultTest {
                 Stops.stop(app);
             }
         }
-    }
-
-    private static Connection connect(LocalPostgres pg) throws java.sql.SQLException {
-        DbOptions o = pg.options(1, 1_000);
-        java.util.Properties p = new java.util.Properties();
-        p.setProperty("user", o.user());
-        p.setProperty("password", o.password());
-        return java.sql.DriverManager.getConnection(o.jdbcUrl(), p);
     }
 
     static void assertOneLine(String answer) {

@@ -25,7 +25,7 @@ class LocalPostgresTest {
             Properties p = new Properties();
             p.setProperty("user", o.user());
             p.setProperty("password", o.password());
-            try (Connection c = DriverManager.getConnection(o.jdbcUrl(), p); Statement s = c.createStatement();
+            try (Connection c = o.connect(); Statement s = c.createStatement();
                  ResultSet r = s.executeQuery("SELECT count(*), current_setting('listen_addresses'), current_setting('fsync') FROM " + Items.TABLE)) {
                 r.next();
                 assertEquals(Items.ROWS, r.getInt(1));

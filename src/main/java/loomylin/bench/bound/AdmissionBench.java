@@ -101,16 +101,15 @@ public final class AdmissionBench {
     public static Path run(Flags flags, String commandLine, PrintStream out) {
         List<String> pools = FibersExperiments.list(flags, "pools", POOLS);
         pools.forEach(p -> UsageError.parsing(PoolKind::parse, p));
-        Duration window = flags.get("duration") == null ? WINDOW : flags.duration("duration", Duration.ofSeconds(1), Duration.ofMinutes(10));
-        if (window.toMillis() % 1000 != 0) throw new UsageError("--duration for admission must be whole seconds such as 30s, got " + flags.get("duration"));
-        int repeat = flags.get("repeat") == null ? REPEAT : flags.integer("repeat", 1, 20);
-        String twin = flags.value("twin", loomylin.jetty.Twin::parse).label();
-        String heap = flags.heap("heap", Bound.HEAP);
-        int timeoutS = flags.integer("timeout", 1, 600);
-        Bound.requireOpenFiles(CLOSED_CLIENTS, "admission's closed loop", "");
-        Path wrk = ClientBinary.locate(Client.WRK, flags.get("wrk") == null ? null : Path.of(flags.get("wrk")));
-        Path oha = ClientBinary.locate(Client.OHA, flags.get("oha") == null ? null : Path.of(flags.get("oha")));
-        Path dir = Path.of(flags.get("out")).toAbsolutePath();
+        RunFlags run = RunFlags.read(flags, NAME, WINDOW, REPEAT, CLOSED_CLIENTS);
+        Duration window = run.window();
+        int repeat = run.repeat();
+        String twin = run.twin();
+        String heap = run.heap();
+        int timeoutS = run.timeoutS();
+        Path wrk = run.wrk();
+        Path oha = run.oha();
+        Path dir = run.dir();
         int cores = Runtime.getRuntime().availableProcessors();
         try {
             Files.createDirectories(dir);

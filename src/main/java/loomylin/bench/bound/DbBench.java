@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -18,7 +17,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import loomylin.bench.fibers.FibersExperiments;
 import loomylin.bench.load.Client;
@@ -117,16 +115,15 @@ public final class DbBench {
                     if (i < 1 || i > 200) throw new IllegalArgumentException("--db-pools: each from 1 to 200, got " + v);
                     return i;
                 }, n)).toList();
-        Duration window = flags.get("duration") == null ? WINDOW : flags.duration("duration", Duration.ofSeconds(1), Duration.ofMinutes(10));
-        if (window.toMillis() % 1000 != 0) throw new UsageError("--duration for db must be whole seconds such as 30s, got " + flags.get("duration"));
-        int repeat = flags.get("repeat") == null ? REPEAT : flags.integer("repeat", 1, 20);
-        String twin = flags.value("twin", loomylin.jetty.Twin::parse).label();
-        String heap = flags.heap("heap", Bound.HEAP);
-        int timeoutS = flags.integer("timeout", 1, 600);
-        Bound.requireOpenFiles(CLOSED_CLIENTS, "db's closed loop", "");
-        Path wrk = ClientBinary.locate(Client.WRK, flags.get("wrk") == null ? null : Path.of(flags.get("wrk")));
-        Path oha = ClientBinary.locate(Client.OHA, flags.get("oha") == null ? null : Path.of(flags.get("oha")));
-        Path dir = Path.of(flags.get("out")).toAbsolutePath();
+        RunFlags run = RunFlags.read(flags, NAME, WINDOW, REPEAT, CLOSED_CLIENTS);
+        Duration window = run.window();
+        int repeat = run.repeat();
+        String twin = run.twin();
+        String heap = run.heap();
+        int timeoutS = run.timeoutS();
+        Path wrk = run.wrk();
+        Path oha = run.oha();
+        Path dir = run.dir();
         int cores = Runtime.getRuntime().availableProcessors();
         int maxPool = dbPools.stream().mapToInt(Integer::intValue).max().orElse(10);
         try {
@@ -250,7 +247,7 @@ public final class DbBench {
 
     /** Ends every session but this one's and waits (at most 10 s) until none is left, then resets PostgreSQL's statistics. */
     static void reset(DbOptions admin) throws SQLException {
-        try (Connection c = connect(admin); Statement s = c.createStatement()) {
+        try (Connection c = admin.connect(); Statement s = c.createStatement()) {
             long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
             while (true) {
                 s.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()");
@@ -267,13 +264,6 @@ public final class DbBench {
             }
             s.execute("SELECT pg_stat_reset()");
         }
-    }
-
-    static Connection connect(DbOptions db) throws SQLException {
-        Properties p = new Properties();
-        p.setProperty("user", db.user());
-        p.setProperty("password", db.password());
-        return DriverManager.getConnection(db.jdbcUrl(), p);
     }
 
     /** The server JVM's CPU seconds so far. */
@@ -332,7 +322,7 @@ public final class DbBench {
                 // the admin port too busy to answer in time: this sample is skipped
             }
             try {
-                if (connection == null) connection = connect(admin);
+                if (connection == null) connection = admin.connect();
                 try (Statement s = connection.createStatement(); ResultSet r = s.executeQuery(
                         "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend' AND state = 'active' AND pid <> pg_backend_pid()")) {
                     r.next();
