@@ -8,20 +8,20 @@ import org.eclipse.jetty.util.thread.ThreadPool;
 /**
  * The floor's middle layer: Javalin on one of Loomylin's pools with one route answering every path
  * {@code 200 ok}, as {@link BareJetty}'s handler does, and Javalin's own defaults (its servlet, the handlers it
- * puts in front of it, its HTTP configuration); none of Loomylin's handlers. The connector is {@link BareJetty}'s.
+ * puts in front of it, its HTTP configuration); none of Loomylin's handlers. The connector is {@link BareJetty.Door}'s.
  */
 final class BareJavalin {
     private BareJavalin() {
     }
 
-    static Server start(PoolKind kind, String host, int port, int acceptQueue) {
+    static Server start(PoolKind kind, BareJetty.Door door) {
         ThreadPool pool = loomylin.java.Pools.create(kind, "bare-" + kind.type().label);
         Javalin app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.startup.showOldJavalinVersionWarning = false;
             config.startup.startupWatcherEnabled = false;
             config.jetty.threadPool = pool;
-            config.jetty.addConnector((server, http) -> BareJetty.connector(server, http, host, port, acceptQueue));
+            config.jetty.addConnector((server, http) -> door.connector(server, http));
             config.routes.get("/", ctx -> ctx.result("ok"));
             config.routes.get("/<path>", ctx -> ctx.result("ok"));
         });
@@ -29,7 +29,7 @@ final class BareJavalin {
             app.start();
         } catch (RuntimeException e) {
             app.stop();
-            throw BareJetty.failure(host, port, e);
+            throw BareJetty.failure(door.host(), door.port(), e);
         }
         Server server = app.jettyServer().server();
         server.setStopAtShutdown(true);

@@ -6,6 +6,8 @@ import java.util.List;
 import loomylin.cli.Flags;
 import loomylin.cli.StartupFailure;
 import loomylin.jetty.JettySetup;
+import loomylin.jetty.ServerOptions;
+import loomylin.jetty.internal.Connectors;
 import loomylin.jetty.PoolKind;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Handler;
@@ -38,6 +40,9 @@ public final class BareJetty {
             new Flags.Flag("port", "PORT", "7000", "the port to listen on"),
             new Flags.Flag("accept-queue", "N", "4096", "the listening socket's accept queue"),
             new Flags.Flag("framework", "none|javalin", "none", "none: a Jetty Handler answers; javalin: a Javalin route answers (Javalin's defaults, no Loomylin handler)"),
+            new Flags.Flag("connector", "jetty|loomylin", "jetty", "jetty: Jetty's connector and HTTP configuration; loomylin: a Loomylin server's (the open-files 503, the patient connection"
+                    + " with its 5 s header deadline, no version header, the header cache of --header-cache)"),
+            new Flags.Flag("header-cache", "N", "0", "with --connector loomylin: entries in each connection's header cache, as a Loomylin server's flag"),
             new Flags.Flag("help", null, null, "print this help and exit"));
 
     static final byte[] BODY = "ok".getBytes(StandardCharsets.US_ASCII);
@@ -60,8 +65,13 @@ public final class BareJetty {
         String framework = flags.get("framework").trim();
         if (!framework.equals("none") && !framework.equals("javalin"))
             throw new loomylin.cli.UsageError("--framework must be none or javalin, got '" + loomylin.web.Params.printable(framework) + "'");
-        Server server = framework.equals("javalin") ? BareJavalin.start(kind, flags.get("host"), port, acceptQueue) : start(kind, flags.get("host"), port, acceptQueue);
-        System.out.println("bare-jetty: " + kind + (framework.equals("javalin") ? " with Javalin" : "") + " on " + flags.get("host") + ":" + ((ServerConnector) server.getConnectors()[0]).getLocalPort());
+        String connectorKind = flags.get("connector").trim();
+        if (!connectorKind.equals("jetty") && !connectorKind.equals("loomylin"))
+            throw new loomylin.cli.UsageError("--connector must be jetty or loomylin, got '" + loomylin.web.Params.printable(connectorKind) + "'");
+        Door door = new Door(flags.get("host"), port, acceptQueue, connectorKind.equals("loomylin"), flags.integer("header-cache", 0, 65_536));
+        Server server = framework.equals("javalin") ? BareJavalin.start(kind, door) : start(kind, door);
+        System.out.println("bare-jetty: " + kind + (framework.equals("javalin") ? " with Javalin" : "") + (door.loomylin() ? ", Loomylin's connector," : "")
+                + " on " + flags.get("host") + ":" + ((ServerConnector) server.getConnectors()[0]).getLocalPort());
         try {
             server.join();
         } catch (InterruptedException e) {
@@ -76,20 +86,39 @@ public final class BareJetty {
         return new StartupFailure("bare-jetty on " + host + ":" + port + ": " + why);
     }
 
-    /** The connector every bare server has: Loomylin's one acceptor and one selector, the accept queue given, HTTP/1.1 as {@code http} configures it. */
-    static ServerConnector connector(Server server, HttpConfiguration http, String host, int port, int acceptQueue) {
-        ServerConnector connector = new ServerConnector(server, JettySetup.ACCEPTORS, JettySetup.SELECTORS, new HttpConnectionFactory(http));
-        connector.setHost(host);
-        connector.setPort(port);
-        connector.setAcceptQueueSize(acceptQueue);
-        return connector;
+    /**
+     * Where and how a bare server listens: Loomylin's one acceptor and one selector and the accept queue given, with
+     * Jetty's own connector and HTTP configuration, or ({@code loomylin}) a Loomylin server's: {@link Connectors#create}
+     * with the default header deadline and {@link JettySetup#http}'s configuration with {@code headerCacheSize}.
+     */
+    public record Door(String host, int port, int acceptQueue, boolean loomylin, int headerCacheSize) {
+        /** Jetty's connector and configuration. */
+        public static Door jetty(String host, int port, int acceptQueue) {
+            return new Door(host, port, acceptQueue, false, 0);
+        }
+
+        ServerConnector connector(Server server, HttpConfiguration http) {
+            ServerConnector connector;
+            if (loomylin) {
+                JettySetup.http(http, headerCacheSize);
+                connector = Connectors.create(server, JettySetup.SELECTORS, http, ServerOptions.DEFAULTS.headerTimeoutMs());
+            } else {
+                connector = new ServerConnector(server, JettySetup.ACCEPTORS, JettySetup.SELECTORS, new HttpConnectionFactory(http));
+            }
+            connector.setHost(host);
+            connector.setPort(port);
+            connector.setAcceptQueueSize(acceptQueue);
+            return connector;
+        }
     }
 
     /** Starts the server; a port in use (or any start failure) is a one-line StartupFailure. */
-    public static Server start(PoolKind kind, String host, int port, int acceptQueue) {
+    public static Server start(PoolKind kind, Door door) {
+        String host = door.host();
+        int port = door.port();
         ThreadPool pool = loomylin.java.Pools.create(kind, "bare-" + kind.type().label);
         Server server = new Server(pool);
-        server.addConnector(connector(server, new HttpConfiguration(), host, port, acceptQueue));
+        server.addConnector(door.connector(server, new HttpConfiguration()));
         server.setHandler(new Ok());
         server.setStopAtShutdown(true);
         try {

@@ -37,6 +37,7 @@ public final class BenchFlags {
             new Flags.Flag("concurrency", "N,N,...", null, "concurrent clients, or open-loop connections, per run (default: the preset's)"),
             new Flags.Flag("rate", "R,R,...", null, "offer each configuration open-loop at these requests per second (oha, latency from the intended send time)"),
             new Flags.Flag("repeat", "K", null, "runs of every configuration, interleaved across pools (default: the preset's)"),
+            new Flags.Flag("layers", "LAYER,LAYER,...", null, "floor: the layers to measure (bare-jetty, jetty+connector, bare-javalin, loomylin, loomylin+header-cache; default all)"),
             new Flags.Flag("jfr", null, null, "record each server JVM's measured window with JDK Flight Recorder (DIR/jfr/*.jfr) and summarise GC pauses, pinned and unsubmitted virtual threads and CPU samples by thread group in DIR/jfr.csv and the report"),
             new Flags.Flag("invocations", "N", null, "run the whole plan N times, each with its own backend JVM; a target whose invocations' medians differ by more than 10 % reads NOISE (default: the preset's)"),
             new Flags.Flag("client", "wrk|hey", null, "closed-loop load generator of every closed run (default: wrk, a window by the clock; hey sends a count and decides no target)"),
@@ -57,7 +58,7 @@ public final class BenchFlags {
             new Flags.Flag("waits", "MS,MS,...", null, "crossover only: the blocking waits per request of the grid (default " + loomylin.bench.crossover.Crossover.WAITS_MS.toString().replaceAll("[\\[\\] ]", "") + ")"),
             new Flags.Flag("cpus", "MS,MS,...", null, "crossover only: the CPU ms per request of the grid (default " + loomylin.bench.crossover.Crossover.CPUS_MS.toString().replaceAll("[\\[\\] ]", "") + ")"),
             new Flags.Flag("calls", "N", null, "crossover only: make every cell's wait N consecutive calls to the backend instead of a sleep (default 0: a sleep)"),
-            new Flags.Flag("rerender", null, null, "crossover, jdk and db: write their report (crossover.md and its maps, jdk.md, db.md and db.png) again from --out's results under today's rules, measuring nothing"),
+            new Flags.Flag("rerender", null, null, "crossover, floor, jdk and db: write their report (crossover.md and its maps, jdk.md, db.md and db.png) again from --out's results under today's rules, measuring nothing"),
             new Flags.Flag("wrk", "PATH", null, "the wrk binary (default: wrk on PATH)"),
             new Flags.Flag("hop-client", "url|jdk|jetty", "url", "the servers' blocking client behind /hops-blocking (compare them with --preset hops)"),
             new Flags.Flag("oha", "PATH", null, "the oha binary (default: oha on PATH, else ~/.cargo/bin/oha)"),
@@ -219,8 +220,10 @@ public final class BenchFlags {
                 + " a Little's-law pool, " + loomylin.bench.crossover.Shapes.PREFERRED + ", and /mixed-async on " + String.join(", ", loomylin.bench.crossover.Shapes.ASYNC)
                 + "; wrk windows of --measure (20) s after a --warmup (3s) at c=--concurrency (400); prints its estimate;"
                 + " writes crossover.csv/.md, heat maps, provenance.json"));
-        out.append(String.format("  %-7s %s%n", loomylin.bench.crossover.Floor.NAME, "the floor: a bare Jetty Handler, a bare Javalin route and Loomylin's /wait-blocking?ms=0 on each pool (--pools), wrk -t1 -c50,"
-                + " --measure (10) s windows after --warmup (5s), --repeat (2) rounds; a few minutes; writes floor.csv/.md, provenance.json"));
+        out.append(String.format("  %-7s %s%n", loomylin.bench.crossover.Floor.NAME, "the floor by layer: /wait-blocking?ms=0 on a bare Jetty Handler, on it behind Loomylin's connector, on a bare Javalin route,"
+                + " on a Loomylin server and on one with Jetty's header cache (--layers), on each pool (--pools), oha open loop at --rate (4000) req/s,"
+                + " --measure (30) s windows after settling warm-up slices, --repeat (2) rounds; --jfr splits the CPU samples by owner; rows add up"
+                + " across invocations in one --out; writes floor.csv/.md, provenance(-N).json"));
         out.append(String.format("  %-7s %s%n", ConnectionsBench.NAME, "the echo seed: nio, threads and virtual clients x 100-15000 connections and the most the open-file"
                 + " limit allows, against the backend's /echo (1 s); --concurrency lists connections, --measure seconds (10), --repeat (3); writes connections.csv/.md/.png, provenance.json"));
         return out.toString();

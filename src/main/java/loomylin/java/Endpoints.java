@@ -60,10 +60,10 @@ public final class Endpoints {
         ctx.result(sum >= 0 ? Protocol.HELLO : ""); // uses sum, so the loop is never optimised away
     }
 
-    /** Sleeps on the request thread: what a pool of platform threads is worst at. */
+    /** Sleeps on the request thread: what a pool of platform threads is worst at. {@code ms=0} does not wait at all (no sleep, no yield). */
     public void waitBlocking(Context ctx) throws InterruptedException {
         int ms = Params.integer(ctx.queryParams("ms"), "ms", Limits.MS_DEFAULT, 0, Limits.MS_MAX);
-        Thread.sleep(ms);
+        if (ms > 0) Thread.sleep(ms);
         ctx.result(Protocol.HELLO);
     }
 
@@ -183,7 +183,7 @@ public final class Endpoints {
     public void mixed(Context ctx) throws Exception {
         MixedWork work = MixedWork.of(ctx, options.dataFileBytes());
         ctx.header(MixedWork.DIGEST_HEADER, Sha256Loop.run(work.cpu()));
-        if (work.calls() == 0) Thread.sleep(work.sleepMs());
+        if (work.calls() == 0 && work.sleepMs() > 0) Thread.sleep(work.sleepMs()); // sleep=0: no wait at all, not a yield
         else hops.echoBlocking(work);
         FileBody.send(ctx, options.dataFile(), work.fileBytes());
     }

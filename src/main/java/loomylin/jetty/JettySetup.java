@@ -3,6 +3,7 @@ package loomylin.jetty;
 import io.javalin.config.JavalinConfig;
 import loomylin.jetty.internal.Connectors;
 import loomylin.json.Json;
+import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.eclipse.jetty.server.handler.MinimumDataRateHandler;
@@ -37,19 +38,24 @@ public final class JettySetup {
      */
     public static final int POOL_STOP_TIMEOUT_MS = 100;
 
+    /**
+     * The HTTP configuration every Loomylin server shares (and {@code bare-jetty --connector loomylin}): no version
+     * headers, and a header cache of {@code headerCacheSize} entries per keep-alive connection ({@code --header-cache}).
+     * Jetty gives every keep-alive connection its own cache on its second request, sized for its entries whether
+     * they fill or not; with none, well-known header names and values still come from Jetty's static cache.
+     */
+    public static void http(HttpConfiguration http, int headerCacheSize) {
+        http.setSendServerVersion(false);
+        http.setSendXPoweredBy(false);
+        http.setHeaderCacheSize(headerCacheSize);
+    }
+
     public static void apply(JavalinConfig config, ServerOptions options) {
         config.startup.showJavalinBanner = false;
         config.startup.showOldJavalinVersionWarning = false;
         config.startup.startupWatcherEnabled = false;
         config.jsonMapper(Json.javalin());
-        config.jetty.modifyHttpConfiguration(http -> {
-            http.setSendServerVersion(false);
-            http.setSendXPoweredBy(false);
-            // Jetty gives every keep-alive connection its own header cache on its second request: a trie of
-            // about 64 KB of char[] plus nodes for the default 1024 entries, over 500 MB for 8000 connections.
-            // Well-known header names and values still come from Jetty's static cache.
-            http.setHeaderCacheSize(0);
-        });
+        config.jetty.modifyHttpConfiguration(http -> http(http, options.headerCacheSize()));
         config.jetty.addConnector((server, http) -> {
             // One acceptor and one selector on every machine: Jetty's defaults grow with the cores and lease
             // those threads from the pool, which would leave qtp:4 a different number of request threads

@@ -26,81 +26,90 @@ import loomylin.db.DbOptions;
  * @param dataFile The file /mixed and /mixed-async read, made at start-up by whoever starts the servers.
  * @param dataFileBytes The data file's size in bytes.
  * @param db The database /db-blocking reads through a pool of its own; null = none ({@code --db}, {@code --db-url}).
+ * @param headerCacheSize Entries in each keep-alive connection's header cache (Jetty's {@code HttpConfiguration.setHeaderCacheSize});
+ *                        0 = none: every header name and value not in Jetty's static cache is parsed into new strings.
  */
-public record ServerOptions(String host, int port, PoolKind pool, URI backend, int acceptQueue, int idleTimeoutMs, int headerTimeoutMs, int minBodyRate, int hopConnectTimeoutMs, int hopTimeoutMs, HopClientKind hopClient, int graceMs, int maxInFlight, int maxInFlightWaitMs, Twin twin, Path dataFile, int dataFileBytes, DbOptions db) {
+public record ServerOptions(String host, int port, PoolKind pool, URI backend, int acceptQueue, int idleTimeoutMs, int headerTimeoutMs, int minBodyRate, int hopConnectTimeoutMs, int hopTimeoutMs, HopClientKind hopClient, int graceMs, int maxInFlight, int maxInFlightWaitMs, Twin twin, Path dataFile, int dataFileBytes, DbOptions db, int headerCacheSize) {
+
+    /** Jetty's own default size of a connection's header cache ({@code HttpConfiguration}'s). */
+    public static final int JETTY_HEADER_CACHE = 1024;
 
     /** The defaults: every server port's, before flags. */
-    public static final ServerOptions DEFAULTS = new ServerOptions("0.0.0.0", 7000, PoolKind.loom(), URI.create("http://localhost:7003"), 4096, 30_000, 5_000, 128, 2_000, 5_000, HopClientKind.URL, 5_000, 0, 1_000, Twin.JAVA, null, 0, null);
+    public static final ServerOptions DEFAULTS = new ServerOptions("0.0.0.0", 7000, PoolKind.loom(), URI.create("http://localhost:7003"), 4096, 30_000, 5_000, 128, 2_000, 5_000, HopClientKind.URL, 5_000, 0, 1_000, Twin.JAVA, null, 0, null, 0);
 
     public ServerOptions withHost(String value) {
-        return new ServerOptions(value, port, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, twin, dataFile, dataFileBytes, db);
+        return new ServerOptions(value, port, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, twin, dataFile, dataFileBytes, db, headerCacheSize);
     }
 
     public ServerOptions withPort(int value) {
-        return new ServerOptions(host, value, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, twin, dataFile, dataFileBytes, db);
+        return new ServerOptions(host, value, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, twin, dataFile, dataFileBytes, db, headerCacheSize);
     }
 
     public ServerOptions withPool(PoolKind value) {
-        return new ServerOptions(host, port, value, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, twin, dataFile, dataFileBytes, db);
+        return new ServerOptions(host, port, value, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, twin, dataFile, dataFileBytes, db, headerCacheSize);
     }
 
     public ServerOptions withBackend(URI value) {
-        return new ServerOptions(host, port, pool, value, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, twin, dataFile, dataFileBytes, db);
+        return new ServerOptions(host, port, pool, value, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, twin, dataFile, dataFileBytes, db, headerCacheSize);
     }
 
     public ServerOptions withAcceptQueue(int value) {
-        return new ServerOptions(host, port, pool, backend, value, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, twin, dataFile, dataFileBytes, db);
+        return new ServerOptions(host, port, pool, backend, value, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, twin, dataFile, dataFileBytes, db, headerCacheSize);
     }
 
     public ServerOptions withIdleTimeoutMs(int value) {
-        return new ServerOptions(host, port, pool, backend, acceptQueue, value, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, twin, dataFile, dataFileBytes, db);
+        return new ServerOptions(host, port, pool, backend, acceptQueue, value, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, twin, dataFile, dataFileBytes, db, headerCacheSize);
     }
 
     public ServerOptions withHeaderTimeoutMs(int value) {
-        return new ServerOptions(host, port, pool, backend, acceptQueue, idleTimeoutMs, value, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, twin, dataFile, dataFileBytes, db);
+        return new ServerOptions(host, port, pool, backend, acceptQueue, idleTimeoutMs, value, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, twin, dataFile, dataFileBytes, db, headerCacheSize);
     }
 
     public ServerOptions withMinBodyRate(int value) {
-        return new ServerOptions(host, port, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, value, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, twin, dataFile, dataFileBytes, db);
+        return new ServerOptions(host, port, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, value, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, twin, dataFile, dataFileBytes, db, headerCacheSize);
     }
 
     public ServerOptions withHopConnectTimeoutMs(int value) {
-        return new ServerOptions(host, port, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, value, hopTimeoutMs, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, twin, dataFile, dataFileBytes, db);
+        return new ServerOptions(host, port, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, value, hopTimeoutMs, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, twin, dataFile, dataFileBytes, db, headerCacheSize);
     }
 
     public ServerOptions withHopTimeoutMs(int value) {
-        return new ServerOptions(host, port, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, value, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, twin, dataFile, dataFileBytes, db);
+        return new ServerOptions(host, port, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, value, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, twin, dataFile, dataFileBytes, db, headerCacheSize);
     }
 
     public ServerOptions withHopClient(HopClientKind value) {
-        return new ServerOptions(host, port, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, value, graceMs, maxInFlight, maxInFlightWaitMs, twin, dataFile, dataFileBytes, db);
+        return new ServerOptions(host, port, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, value, graceMs, maxInFlight, maxInFlightWaitMs, twin, dataFile, dataFileBytes, db, headerCacheSize);
     }
 
     public ServerOptions withGraceMs(int value) {
-        return new ServerOptions(host, port, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, value, maxInFlight, maxInFlightWaitMs, twin, dataFile, dataFileBytes, db);
+        return new ServerOptions(host, port, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, value, maxInFlight, maxInFlightWaitMs, twin, dataFile, dataFileBytes, db, headerCacheSize);
     }
 
     public ServerOptions withMaxInFlight(int value) {
-        return new ServerOptions(host, port, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, value, maxInFlightWaitMs, twin, dataFile, dataFileBytes, db);
+        return new ServerOptions(host, port, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, value, maxInFlightWaitMs, twin, dataFile, dataFileBytes, db, headerCacheSize);
     }
 
     public ServerOptions withMaxInFlightWaitMs(int value) {
-        return new ServerOptions(host, port, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, maxInFlight, value, twin, dataFile, dataFileBytes, db);
+        return new ServerOptions(host, port, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, maxInFlight, value, twin, dataFile, dataFileBytes, db, headerCacheSize);
     }
 
     public ServerOptions withTwin(Twin value) {
-        return new ServerOptions(host, port, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, value, dataFile, dataFileBytes, db);
+        return new ServerOptions(host, port, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, value, dataFile, dataFileBytes, db, headerCacheSize);
     }
 
     public ServerOptions withDataFile(Path value) {
-        return new ServerOptions(host, port, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, twin, value, dataFileBytes, db);
+        return new ServerOptions(host, port, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, twin, value, dataFileBytes, db, headerCacheSize);
     }
 
     public ServerOptions withDataFileBytes(int value) {
-        return new ServerOptions(host, port, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, twin, dataFile, value, db);
+        return new ServerOptions(host, port, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, twin, dataFile, value, db, headerCacheSize);
     }
 
     public ServerOptions withDb(DbOptions value) {
-        return new ServerOptions(host, port, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, twin, dataFile, dataFileBytes, value);
+        return new ServerOptions(host, port, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, twin, dataFile, dataFileBytes, value, headerCacheSize);
+    }
+
+    public ServerOptions withHeaderCacheSize(int value) {
+        return new ServerOptions(host, port, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, twin, dataFile, dataFileBytes, db, value);
     }
 }

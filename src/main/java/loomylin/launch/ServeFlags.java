@@ -30,6 +30,7 @@ public final class ServeFlags {
             new Flags.Flag("accept-queue", "N", "4096", "kernel accept backlog of each server"),
             new Flags.Flag("idle-timeout-ms", "MS", "30000", "close a connection idle this long"),
             new Flags.Flag("header-timeout-ms", "MS", "5000", "a request's headers must be complete this long after its first byte, else 408 and close (servers and admin port); 0 = no deadline"),
+            new Flags.Flag("header-cache", "N", "0", "entries in each keep-alive connection's header cache (Jetty's default is 1024, about 64 KB a connection once it has sent two requests); 0 = none"),
             new Flags.Flag("min-body-rate", "BYTES_PER_S", "128", "a request body read slower than this fails (servers and admin port); 0 = no minimum"),
             new Flags.Flag("hop-connect-timeout-ms", "MS", "2000", "backend connect timeout of /hops-*"),
             new Flags.Flag("hop-timeout-ms", "MS", "5000", "backend answer timeout of each hop"),

@@ -45,7 +45,7 @@ final class ServerPlan {
                 flags.integer("header-timeout-ms", 0, 3_600_000), flags.integer("min-body-rate", 0, 1_000_000_000),
                 flags.integer("hop-connect-timeout-ms", 1, 600_000), flags.integer("hop-timeout-ms", 1, 600_000),
                 flags.value("hop-client", HopClientKind::parse), graceMs(flags), flags.integer("max-in-flight", 0, 10_000_000),
-                flags.integer("max-in-flight-wait-ms", 0, 600_000), twin, null, 0, null);
+                flags.integer("max-in-flight-wait-ms", 0, 600_000), twin, null, 0, null, flags.integer("header-cache", 0, 65_536));
     }
 
     /** --data-dir, or null for a new temporary directory. */

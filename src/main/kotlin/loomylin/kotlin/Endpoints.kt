@@ -39,10 +39,10 @@ class Endpoints(private val options: ServerOptions, private val pool: ThreadPool
         ctx.result(if (sum >= 0) Protocol.HELLO else "") // uses sum, so the loop is never optimised away
     }
 
-    /** Sleeps on the request thread: what a pool of platform threads is worst at. */
+    /** Sleeps on the request thread: what a pool of platform threads is worst at. `ms=0` does not wait at all (no sleep, no yield). */
     fun waitBlocking(ctx: Context) {
         val ms = Params.integer(ctx.queryParams("ms"), "ms", Limits.MS_DEFAULT, 0, Limits.MS_MAX)
-        Thread.sleep(ms.toLong())
+        if (ms > 0) Thread.sleep(ms.toLong())
         ctx.result(Protocol.HELLO)
     }
 
@@ -159,7 +159,7 @@ class Endpoints(private val options: ServerOptions, private val pool: ThreadPool
     fun mixed(ctx: Context) {
         val work = MixedWork.of(ctx, options.dataFileBytes)
         ctx.header(MixedWork.DIGEST_HEADER, Sha256Loop.run(work.cpu))
-        if (work.calls == 0) Thread.sleep(work.sleepMs.toLong())
+        if (work.calls == 0 && work.sleepMs > 0) Thread.sleep(work.sleepMs.toLong()) // sleep=0: no wait at all, not a yield
         else hops.echoBlocking(work)
         FileBody.send(ctx, options.dataFile, work.fileBytes)
     }

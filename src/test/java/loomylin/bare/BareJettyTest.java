@@ -2,6 +2,7 @@ package loomylin.bare;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -23,7 +24,7 @@ class BareJettyTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"qtp:4", "qtp:32", "loom", "jetty-vtp", "jetty-vtp:200", "qtp-vt:8"})
     void everyPoolAnswersOkForAnyPath(String pool) throws Exception {
-        Server server = BareJetty.start(PoolKind.parse(pool), "127.0.0.1", 0, 128);
+        Server server = BareJetty.start(PoolKind.parse(pool), BareJetty.Door.jetty("127.0.0.1", 0, 128));
         try {
             int port = ((ServerConnector) server.getConnectors()[0]).getLocalPort();
             for (String path : new String[] {"/", "/wait-blocking?ms=0", "/anything/else"}) {
@@ -39,7 +40,7 @@ class BareJettyTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"qtp:32", "loom"})
     void javalinAnswersTheSameForAnyPath(String pool) throws Exception {
-        Server server = BareJavalin.start(PoolKind.parse(pool), "127.0.0.1", 0, 128);
+        Server server = BareJavalin.start(PoolKind.parse(pool), BareJetty.Door.jetty("127.0.0.1", 0, 128));
         try {
             int port = ((ServerConnector) server.getConnectors()[0]).getLocalPort();
             for (String path : new String[] {"/", "/bare-javalin", "/any/deeper/path"}) {
@@ -52,6 +53,32 @@ class BareJettyTest {
         }
     }
 
+    /** The floor's second layer: Loomylin's fenced connector and HTTP configuration under the bare Handler, then under Javalin. */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"qtp:32", "loom", "qtp-vtp:8:200"})
+    void loomylinsConnectorAnswersTheSameWithoutAVersionHeader(String pool) throws Exception {
+        for (boolean javalin : new boolean[] {false, true}) {
+            BareJetty.Door door = new BareJetty.Door("127.0.0.1", 0, 128, true, 0);
+            Server server = javalin ? BareJavalin.start(PoolKind.parse(pool), door) : BareJetty.start(PoolKind.parse(pool), door);
+            try {
+                assertEquals("loomylin.jetty.internal", server.getConnectors()[0].getClass().getPackageName(), "the fenced connector");
+                int port = ((ServerConnector) server.getConnectors()[0]).getLocalPort();
+                HttpResponse<String> r = Http.get("http://127.0.0.1:" + port + "/wait-blocking?ms=0");
+                assertEquals(200, r.statusCode());
+                assertEquals("ok", r.body());
+                assertTrue(r.headers().firstValue("server").isEmpty(), "no version header: " + r.headers().map());
+            } finally {
+                Stops.stop("bare " + pool, server, server::stop);
+            }
+        }
+    }
+
+    @Test
+    void anUnknownConnectorIsAUsageError() {
+        UsageError e = assertThrows(UsageError.class, () -> BareJetty.main(new String[] {"--connector", "tomcat"}));
+        assertEquals("--connector must be jetty or loomylin, got 'tomcat'", e.getMessage());
+    }
+
     @Test
     void anUnknownFrameworkIsAUsageError() {
         UsageError e = assertThrows(UsageError.class, () -> BareJetty.main(new String[] {"--framework", "spring"}));
@@ -61,7 +88,7 @@ class BareJettyTest {
     @Test
     void aPortInUseIsOneLineNamingIt() throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            StartupFailure e = assertThrows(StartupFailure.class, () -> BareJetty.start(PoolKind.loom(), "127.0.0.1", taken.getLocalPort(), 128));
+            StartupFailure e = assertThrows(StartupFailure.class, () -> BareJetty.start(PoolKind.loom(), BareJetty.Door.jetty("127.0.0.1", taken.getLocalPort(), 128)));
             assertEquals("bare-jetty on 127.0.0.1:" + taken.getLocalPort() + ": port already in use", e.getMessage());
         }
     }

@@ -7,162 +7,271 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import loomylin.bench.load.Client;
 import loomylin.bench.load.ClientBinary;
-import loomylin.bench.load.WrkRun;
+import loomylin.bench.load.OhaRun;
+import loomylin.bench.measure.CodeOwners;
+import loomylin.bench.measure.FlightRecording;
+import loomylin.bench.output.Invocations;
 import loomylin.bench.output.Progress;
 import loomylin.bench.output.Provenance;
-import loomylin.bench.output.Spread;
-import loomylin.bench.run.Endpoint;
+import loomylin.bench.run.ClientLimit;
 import loomylin.bench.run.FreePort;
-import loomylin.bench.run.RunResult;
-import loomylin.bench.run.RunSpec;
 import loomylin.bench.run.ServerProcess;
-import loomylin.bench.run.TimedRun;
 import loomylin.cli.Flags;
 import loomylin.cli.StartupFailure;
 import loomylin.cli.UsageError;
 import loomylin.jetty.HopClientKind;
 import loomylin.jetty.PoolKind;
+import loomylin.jetty.ServerOptions;
 import loomylin.jetty.Twin;
+import loomylin.proc.ProcReader;
+import loomylin.proc.ProcStat;
 
 /**
- * {@code bench --preset floor}: the floor under the crossover's CPU axis, in three layers. The same zero-work
- * request on a bare Jetty Handler ({@code loomylin bare-jetty}: no Javalin, none of Loomylin's handlers), on a
- * bare Javalin route ({@code bare-jetty --framework javalin}: Javalin's defaults, none of Loomylin's handlers)
- * and on Loomylin's cheapest endpoint ({@link #LOOMYLIN_ENDPOINT}), on each pool: wrk with one thread and
- * {@link #CONNECTIONS} connections, a window of {@code --measure} seconds after a {@code --warmup} at the same
- * load, a fresh server JVM per run, rounds interleaved (the three side by side on every pool, then the next
- * round). Writes floor.csv, floor.md (per pool each layer's CPU per request and what Javalin and Loomylin's
- * handlers add, with the range over rounds) and provenance.json.
+ * {@code bench --preset floor}: what each layer under a Loomylin request costs, by CPU per answer at one fixed
+ * open-loop rate well inside the machine. The same no-wait request ({@link #LOOMYLIN_ENDPOINT}, which neither
+ * sleeps nor yields) on each {@link Layer}, from a bare Jetty {@code Handler} up to a Loomylin server, on each
+ * pool; oha offers {@code --rate} over {@link #CONNECTIONS} connections. Per run, in a fresh server JVM: warm-up
+ * slices of {@link #SLICE} ({@code --warmup}) at the same rate until two in a row cost the same within {@link #SETTLE_SHARE} (at
+ * least {@link #MIN_SLICES}, at most {@link #MAX_SLICES}: else the run is unsettled), {@link #IDLE} with no load
+ * (the CPU the JVM spends anyway), then the measured window. A run decides only when it settled, the rate was met,
+ * nothing failed and the client was not the limit ({@link ClientLimit}); {@link FloorReport} says which did not.
+ * Rounds are interleaved (every layer on every pool, then the next round) and an invocation's rows join the
+ * earlier ones in the same {@code --out} ({@link Invocations}). With {@code --jfr} each window is recorded and its
+ * samples split by whose code they ran in ({@link CodeOwners}).
  */
 public final class Floor {
     public static final String NAME = "floor";
-    public static final List<String> POOLS = List.of("qtp:32", "loom", "jetty-vtp", Shapes.PREFERRED);
-    public static final String LOOMYLIN_ENDPOINT = "wait-blocking?ms=0";
-    /** What the bare servers' rows name as their endpoint: any path gets their 200 "ok". */
-    public static final Endpoint BARE_JETTY = new Endpoint("bare-jetty", "");
-    public static final Endpoint BARE_JAVALIN = new Endpoint("bare-javalin", "");
-    public static final int CONNECTIONS = 50;
-    public static final int WRK_THREADS = 1;
-    public static final int MEASURE_S = 10;
-    public static final Duration WARMUP = Duration.ofSeconds(5);
+    public static final List<String> POOLS = List.of("qtp:200", "loom", Shapes.PREFERRED);
+    public static final String LOOMYLIN_ENDPOINT = "/wait-blocking?ms=0";
+    public static final int RATE = 4000;
+    public static final int CONNECTIONS = 16;
+    public static final int MEASURE_S = 30;
+    public static final Duration SLICE = Duration.ofSeconds(5);
+    public static final int MIN_SLICES = 2;
+    public static final int MAX_SLICES = 8;
+    /** Two warm-up slices in a row whose CPU per answer differ by at most this share settle a run. */
+    public static final double SETTLE_SHARE = 0.10;
+    public static final Duration IDLE = Duration.ofSeconds(5);
+    /** A window met its rate when it answered at least this share of what was offered. */
+    public static final double RATE_MET_SHARE = 0.97;
     public static final int REPEAT = 2;
     public static final String HEAP = "512m";
+    /** The header cache of the {@link Layer#LOOMYLIN_CACHE} layer: Jetty's default. */
+    public static final int CACHE_LAYER_HEADER_CACHE = ServerOptions.JETTY_HEADER_CACHE;
     /** The bench flags this preset reads; the bench refuses any other given with it. */
-    public static final java.util.Set<String> FLAGS = java.util.Set.of("preset", "pools", "concurrency", "measure", "warmup", "repeat", "twin", "heap",
-            "timeout", "client-limit", "wrk", "out", "help");
+    public static final Set<String> FLAGS = Set.of("preset", "pools", "layers", "rate", "concurrency", "measure", "warmup", "repeat", "twin", "heap",
+            "timeout", "client-limit", "oha", "jfr", "out", "rerender", "help");
     public static final String CSV = "floor.csv";
     public static final String REPORT = "floor.md";
+    public static final String RECORDINGS = "jfr";
 
-    /** Which server a run measured. */
-    public enum Server {
-        BARE("bare-jetty"), JAVALIN("bare-javalin"), LOOMYLIN("loomylin");
+    /** What serves the request, each layer one step more of what a Loomylin server has. */
+    public enum Layer {
+        /** {@code bare-jetty}: a Jetty Handler answering 200 "ok", Jetty's connector and HTTP configuration. */
+        JETTY("bare-jetty"),
+        /** {@code bare-jetty --connector loomylin}: the same Handler behind a Loomylin server's connector and HTTP configuration. */
+        CONNECTOR("jetty+connector"),
+        /** {@code bare-jetty --framework javalin}: a Javalin route with Javalin's defaults on Jetty's connector. */
+        JAVALIN("bare-javalin"),
+        /** A Loomylin server with its default flags: every handler of its chain, its connector, its route. */
+        LOOMYLIN("loomylin"),
+        /** The same with Jetty's default header cache ({@code --header-cache 1024}). */
+        LOOMYLIN_CACHE("loomylin+header-cache");
 
         public final String label;
 
-        Server(String label) {
+        Layer(String label) {
             this.label = label;
+        }
+
+        public static Layer parse(String text) {
+            for (Layer l : values()) if (l.label.equals(text.trim())) return l;
+            throw new IllegalArgumentException("unknown layer '" + loomylin.web.Params.printable(text) + "' (one of "
+                    + String.join(", ", java.util.Arrays.stream(values()).map(l -> l.label).toList()) + ")");
         }
     }
 
-    /** One finished or failed run. */
-    public record Row(Server server, PoolKind pool, int round, RunResult result, String failure) {
+    /** One run: what it asked and what it measured; {@code failure} non-empty when it measured nothing. */
+    public record Row(int invocation, Layer layer, PoolKind pool, int round, Instant start, Instant end, double load1, int warmupSlices,
+                      boolean settled, double idleCpuMsPerS, int offeredRps, double durationS, long answers, long errors, double cpuS,
+                      double p50Ms, double p99Ms, double p999Ms, double clientCpuPct, double serverCpuPct, boolean clientLimited,
+                      String owners, String topLoomylin, String failure) {
+        public static final List<String> COLUMNS = List.of(Invocations.COLUMN, "layer", "pool", "round", "start", "end", "load1", "warmup_slices",
+                "settled", "idle_cpu_ms_per_s", "offered_rps", "duration_s", "answers", "errors", "cpu_s", "cpu_ms_per_req", "net_cpu_ms_per_req",
+                "p50_ms", "p99_ms", "p999_ms", "client_cpu_pct", "server_cpu_pct", "client_limited", "rate_met", "decides", "jfr_owners",
+                "jfr_top_loomylin", "failure");
+
+        public boolean failed() {
+            return !failure.isEmpty();
+        }
+
+        /** Server CPU over the window per answer. */
+        public double cpuMsPerRequest() {
+            return answers == 0 ? Double.NaN : 1000 * cpuS / answers;
+        }
+
+        /** The same less what the idle JVM spent over as long: the request's own CPU. */
+        public double netCpuMsPerRequest() {
+            return answers == 0 ? Double.NaN : (1000 * cpuS - idleCpuMsPerS * durationS) / answers;
+        }
+
+        public boolean rateMet() {
+            return !failed() && answers >= RATE_MET_SHARE * offeredRps * Math.round(durationS);
+        }
+
+        /** Whether this run may decide anything. */
+        public boolean decides() {
+            return !failed() && settled && rateMet() && !clientLimited && errors == 0;
+        }
     }
 
     private Floor() {
     }
 
     public static Path run(Flags flags, String commandLine, PrintStream out) {
-        loomylin.cli.Flags.requireProc("the bench");
+        Flags.requireProc("the bench");
+        Path dir = Path.of(flags.get("out")).toAbsolutePath();
+        if (flags.on("rerender")) return FloorReport.rerender(dir, commandLine, out);
         List<PoolKind> pools = new ArrayList<>();
-        for (String p : flags.get("pools") == null ? POOLS : List.of(flags.get("pools").split(","))) {
-            if (p.isBlank()) continue;
-            PoolKind kind = UsageError.parsing(PoolKind::parse, p.trim());
+        for (String p : flags.commaList("pools", POOLS)) {
+            PoolKind kind = UsageError.parsing(PoolKind::parse, p);
             if (!pools.contains(kind)) pools.add(kind);
         }
         if (pools.isEmpty()) throw new UsageError("--pools lists nothing");
+        List<Layer> layers = new ArrayList<>();
+        for (String l : flags.commaList("layers", java.util.Arrays.stream(Layer.values()).map(x -> x.label).toList())) {
+            Layer layer = UsageError.parsing(Layer::parse, l);
+            if (!layers.contains(layer)) layers.add(layer);
+        }
+        if (layers.isEmpty()) throw new UsageError("--layers lists nothing");
+        int rate = flags.get("rate") == null ? RATE : flags.integer("rate", 1, 1_000_000);
         int connections = flags.get("concurrency") == null ? CONNECTIONS : flags.integer("concurrency", 1, 10_000);
         int measureS = flags.get("measure") == null ? MEASURE_S : flags.integer("measure", 1, 600);
-        Duration warmup = flags.get("warmup") == null ? WARMUP : flags.duration("warmup", Duration.ofSeconds(1), Duration.ofMinutes(5));
         int rounds = flags.get("repeat") == null ? REPEAT : flags.integer("repeat", 1, 20);
+        Duration slice = flags.get("warmup") == null ? SLICE : flags.duration("warmup", Duration.ofSeconds(1), Duration.ofMinutes(1));
+        Duration idle = slice.compareTo(IDLE) < 0 ? slice : IDLE;
         String twin = flags.value("twin", Twin::parse).label();
         String heap = flags.heap("heap", HEAP);
         int timeoutS = flags.integer("timeout", 1, 600);
         int clientLimit = flags.integer("client-limit", 1, 100);
-        Path wrk = ClientBinary.locate(Client.WRK, flags.get("wrk") == null ? null : Path.of(flags.get("wrk")));
-        Endpoint loomylin = Endpoint.parse(LOOMYLIN_ENDPOINT);
+        boolean jfr = flags.on("jfr");
+        Path oha = ClientBinary.locate(Client.OHA, flags.get("oha") == null ? null : Path.of(flags.get("oha")));
         int cores = Runtime.getRuntime().availableProcessors();
-        Path dir = Path.of(flags.get("out")).toAbsolutePath();
-        int total = rounds * pools.size() * Server.values().length;
+        int total = rounds * pools.size() * layers.size();
         try {
             Files.createDirectories(dir);
-            Path log = dir.resolve("servers.log");
-            Files.writeString(log, "");
-            out.printf(Locale.ROOT, "bench: preset %s, %d runs (%d pools x bare jetty/bare javalin/loomylin x %d rounds) of %d s after %d s of warm-up, wrk -t%d -c%d, about %d minutes -> %s%n",
-                    NAME, total, pools.size(), rounds, measureS, warmup.toSeconds(), WRK_THREADS, connections,
-                    (total * (measureS + warmup.toSeconds() + Crossover.OVERHEAD_S) + 59) / 60, dir);
-            Provenance.collect(commandLine, dir, Map.of("wrk", ClientBinary.version(Client.WRK, wrk)),
-                    Map.of("server", Provenance.ALL_CPUS, "client", Provenance.ALL_CPUS)).write(dir);
             Path csv = dir.resolve(CSV);
-            List<String> header = new ArrayList<>(List.of("server", "round", "failure"));
-            header.addAll(RunResult.COLUMNS);
-            Files.writeString(csv, String.join(",", header) + "\n");
-            List<Row> rows = new ArrayList<>();
+            int invocation = Invocations.next(csv, String.join(",", Row.COLUMNS));
+            Path log = dir.resolve("servers.log");
+            if (!Files.exists(log)) Files.writeString(log, "");
+            long perRun = (MIN_SLICES + 1) * slice.toSeconds() + idle.toSeconds() + measureS + Crossover.OVERHEAD_S;
+            out.printf(Locale.ROOT, "bench: preset %s, invocation %d: %d runs (%d pools x %d layers x %d rounds), oha open loop at %d req/s over %d connections,"
+                            + " %d s windows after settling warm-up slices of %d s and %d s idle, about %d minutes -> %s%n",
+                    NAME, invocation, total, pools.size(), layers.size(), rounds, rate, connections, measureS, slice.toSeconds(), idle.toSeconds(),
+                    (total * perRun + 59) / 60, dir);
+            Provenance.collect(commandLine, dir, Map.of("oha", ClientBinary.version(Client.OHA, oha)),
+                    Map.of("server", Provenance.ALL_CPUS, "client", Provenance.ALL_CPUS)).write(dir, invocation);
             Progress progress = new Progress(total, out);
+            int done = 0;
             for (int round = 1; round <= rounds; round++) {
                 for (PoolKind pool : pools) {
-                    for (Server server : Server.values()) {
-                        Files.writeString(log, "=== " + server.label + " " + pool + " round " + round + "\n", StandardOpenOption.APPEND);
-                        Endpoint endpoint = switch (server) {
-                            case BARE -> BARE_JETTY;
-                            case JAVALIN -> BARE_JAVALIN;
-                            case LOOMYLIN -> loomylin;
-                        };
-                        RunSpec spec = new RunSpec(pool, endpoint, connections, 0, Client.WRK, round);
-                        Row row = one(server, spec, twin, heap, wrk, measureS, (int) Math.max(1, warmup.toSeconds()), timeoutS, clientLimit, cores, log);
-                        rows.add(row);
-                        Files.writeString(csv, csvLine(row), StandardOpenOption.APPEND);
-                        if (row.result() != null) progress.done(rows.size(), row.result());
-                        else out.printf("[%d/%d] %s %s round %d FAILED: %s%n", rows.size(), total, server.label, pool, round, row.failure());
+                    for (Layer layer : layers) {
+                        Files.writeString(log, "=== " + layer.label + " " + pool + " invocation " + invocation + " round " + round + "\n", StandardOpenOption.APPEND);
+                        Path recording = jfr ? dir.resolve(RECORDINGS).resolve(invocation + "-" + round + "-" + layer.label + "-" + pool.toString().replace(':', '_') + ".jfr") : null;
+                        Row row = one(invocation, layer, pool, round, twin, heap, oha, new Load(rate, connections, slice, idle, measureS, timeoutS), clientLimit, cores, log, recording);
+                        Files.writeString(csv, FloorReport.csvLine(row), StandardOpenOption.APPEND);
+                        done++;
+                        out.printf(Locale.ROOT, "[%d/%d] %s %s round %d: %s%n", done, total, layer.label, pool, round, row.failed() ? "FAILED: " + row.failure()
+                                : String.format(Locale.ROOT, "%.4f ms CPU per answer (%.4f less idle), %s%s", row.cpuMsPerRequest(), row.netCpuMsPerRequest(),
+                                row.decides() ? "decides" : "does not decide", progress.eta(done)));
                     }
                 }
             }
-            Files.writeString(dir.resolve(REPORT), report(commandLine, pools, rows, connections, measureS, warmup));
-            out.printf("bench: done; %s%n", dir.resolve(REPORT));
-            return dir;
+            return FloorReport.rerender(dir, commandLine, out);
         } catch (IOException e) {
             throw new StartupFailure("bench: " + e.getMessage());
         }
     }
 
-    private static Row one(Server which, RunSpec spec, String twin, String heap, Path wrk, int measureS, int warmupS, int timeoutS,
-                           int clientLimit, int cores, Path log) throws IOException {
+    private static ServerProcess start(Layer layer, PoolKind pool, String twin, String heap, Path log) throws IOException {
+        int port = FreePort.pick();
+        return switch (layer) {
+            case JETTY -> ServerProcess.bare(pool.toString(), false, false, heap, port, log);
+            case CONNECTOR -> ServerProcess.bare(pool.toString(), false, true, heap, port, log);
+            case JAVALIN -> ServerProcess.bare(pool.toString(), true, false, heap, port, log);
+            case LOOMYLIN -> ServerProcess.server(List.of(), pool.toString(), twin, heap, port, URI.create("http://" + ServerProcess.HOST + ":1"),
+                    HopClientKind.URL, log, List.of());
+            case LOOMYLIN_CACHE -> ServerProcess.server(List.of(), pool.toString(), twin, heap, port, URI.create("http://" + ServerProcess.HOST + ":1"),
+                    HopClientKind.URL, log, List.of("--header-cache", Integer.toString(CACHE_LAYER_HEADER_CACHE)));
+        };
+    }
+
+    /** What oha offers a run: {@code rate} over {@code connections}, warm-up slices of {@code slice}, {@code idle} with none, the window. */
+    record Load(int rate, int connections, Duration slice, Duration idle, int measureS, int timeoutS) {
+    }
+
+    private static Row one(int invocation, Layer layer, PoolKind pool, int round, String twin, String heap, Path oha, Load load, int clientLimit,
+                           int cores, Path log, Path recording) throws IOException {
+        int rate = load.rate();
+        Instant start = Instant.now();
+        double load1 = load1();
         ServerProcess server = null;
         try {
             for (int attempt = 1; ; attempt++) {
-                server = which != Server.LOOMYLIN ? ServerProcess.bare(spec.pool().toString(), which == Server.JAVALIN, heap, FreePort.pick(), log)
-                        : ServerProcess.server(spec.pool().toString(), twin, heap, FreePort.pick(), URI.create("http://" + ServerProcess.HOST + ":1"),
-                        HopClientKind.URL, log);
+                server = start(layer, pool, twin, heap, log);
                 try {
-                    if (which != Server.LOOMYLIN) server.awaitReady("/");
-                    else server.awaitPool(spec.pool().toString(), twin);
+                    if (layer == Layer.LOOMYLIN || layer == Layer.LOOMYLIN_CACHE) server.awaitPool(pool.toString(), twin);
+                    else server.awaitReady("/");
                     break;
                 } catch (StartupFailure e) {
                     server.close();
                     if (!server.portTaken() || attempt == 3) throw e;
                 }
             }
-            RunResult result = TimedRun.run(server, spec, which == Server.LOOMYLIN ? twin : "-", cores, clientLimit,
-                    (url, sampler) -> WrkRun.measure(wrk, url, warmupS, spec.concurrency(), timeoutS, WRK_THREADS, sampler),
-                    (url, sampler) -> WrkRun.measure(wrk, url, measureS, spec.concurrency(), timeoutS, WRK_THREADS, sampler));
-            return new Row(which, spec.pool(), spec.repeat(), result, null);
+            URI url = server.uri(LOOMYLIN_ENDPOINT);
+            int slices = 0;
+            boolean settled = false;
+            double previous = Double.NaN;
+            while (slices < MAX_SLICES && !settled) {
+                double before = cpuS(server);
+                OhaRun.Split slice = OhaRun.openSplit(oha, url, rate, load.slice(), load.connections(), load.timeoutS(), null);
+                double perAnswer = (cpuS(server) - before) / Math.max(1, slice.all().ok());
+                slices++;
+                settled = slices >= MIN_SLICES && Math.abs(perAnswer / previous - 1) <= SETTLE_SHARE;
+                previous = perAnswer;
+            }
+            double idleBefore = cpuS(server);
+            Thread.sleep(load.idle().toMillis());
+            double idleCpuMsPerS = 1000 * (cpuS(server) - idleBefore) / load.idle().toSeconds();
+            FlightRecording flight = recording == null ? null : FlightRecording.start(server.pid(), recording);
+            double before = cpuS(server);
+            OhaRun.Split window = OhaRun.openSplit(oha, url, rate, Duration.ofSeconds(load.measureS()), load.connections(), load.timeoutS(), null);
+            double cpuS = cpuS(server) - before;
+            String owners = "";
+            String top = "";
+            if (flight != null) {
+                flight.stop();
+                CodeOwners.Split split = CodeOwners.read(recording);
+                owners = split.shares();
+                top = split.topLoomylin(3);
+            }
+            if (!server.alive()) throw new StartupFailure("server exited during the run: " + server.outputTail());
+            double wallS = window.all().wallS();
+            double clientPct = 100 * window.all().clientCpuS() / (wallS * cores);
+            double serverPct = 100 * cpuS / (wallS * cores);
+            return new Row(invocation, layer, pool, round, start, Instant.now(), load1, slices, settled, idleCpuMsPerS, rate, wallS,
+                    window.all().ok(), window.errors() + (window.all().answered() - window.all().ok()), cpuS, window.ok().p50Ms(), window.ok().p99Ms(),
+                    window.ok().p999Ms(), clientPct, serverPct, ClientLimit.of(clientPct, serverPct, cores, cores, true, clientLimit), owners, top, "");
         } catch (StartupFailure | IllegalArgumentException e) {
-            return new Row(which, spec.pool(), spec.repeat(), null, String.valueOf(e.getMessage()));
+            return failedRow(invocation, layer, pool, round, start, load1, rate, String.valueOf(e.getMessage()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new StartupFailure("bench: interrupted");
@@ -171,74 +280,22 @@ public final class Floor {
         }
     }
 
-    private static String csvLine(Row row) {
-        List<String> fields = new ArrayList<>(List.of(row.server().label, Integer.toString(row.round()),
-                row.failure() == null ? "" : "\"" + row.failure().replace("\"", "'") + "\""));
-        if (row.result() != null) fields.addAll(row.result().csvFields());
-        else for (int i = 0; i < RunResult.COLUMNS.size(); i++) fields.add(i == 0 ? row.pool().toString() : "");
-        return String.join(",", fields) + "\n";
+    static Row failedRow(int invocation, Layer layer, PoolKind pool, int round, Instant start, double load1, int rate, String failure) {
+        return new Row(invocation, layer, pool, round, start, Instant.now(), load1, 0, false, Double.NaN, rate, 0, 0, 0, 0, Double.NaN, Double.NaN,
+                Double.NaN, Double.NaN, Double.NaN, false, "", "", failure.isEmpty() ? "failed" : failure);
     }
 
-    /** Per pool: each layer's CPU per request and rate, and what Javalin and Loomylin's handlers add per request, per round. */
-    static String report(String commandLine, List<PoolKind> pools, List<Row> rows, int connections, int measureS, Duration warmup) {
-        StringBuilder md = new StringBuilder("# The floor: bare Jetty, bare Javalin and Loomylin\n\n");
-        md.append("Command: `").append(commandLine).append("` (provenance in provenance.json).\n\n");
-        md.append(String.format(Locale.ROOT, "The same zero-work request on a bare Jetty Handler (`bare-jetty`: 200 \"ok\", no Javalin, no Loomylin handler),"
-                + " on a bare Javalin route (`bare-jetty --framework javalin`: Javalin's defaults, no Loomylin handler) and on Loomylin's `/%s`, on each pool:"
-                + " wrk -t%d -c%d, %d s windows after %d s of warm-up at the same load, a fresh server JVM per run. CPU per request is the server JVM's"
-                + " CPU time over the window divided by its answers; Javalin's part is bare Javalin's minus bare Jetty's, Loomylin's handlers' part"
-                + " Loomylin's minus bare Javalin's (each per round); the median of the rounds with their range.%n%n",
-                LOOMYLIN_ENDPOINT, WRK_THREADS, connections, measureS, warmup.toSeconds()));
-        md.append("| pool | Jetty CPU ms/req | Javalin CPU ms/req | Loomylin CPU ms/req | Javalin adds ms/req | Loomylin's handlers add ms/req"
-                + " | Loomylin's handlers' share of a Loomylin request | Jetty req/s | Javalin req/s | Loomylin req/s | note |\n"
-                + "|---|---|---|---|---|---|---|---|---|---|---|\n");
-        for (PoolKind pool : pools) {
-            java.util.Map<Server, List<Double>> cpu = new java.util.EnumMap<>(Server.class);
-            java.util.Map<Server, List<Double>> rps = new java.util.EnumMap<>(Server.class);
-            for (Server s : Server.values()) {
-                cpu.put(s, new ArrayList<>());
-                rps.put(s, new ArrayList<>());
-            }
-            List<Double> javalinAdds = new ArrayList<>();
-            List<Double> loomylinAdds = new ArrayList<>();
-            List<Double> loomylinShare = new ArrayList<>();
-            List<String> notes = new ArrayList<>();
-            for (int round : rows.stream().map(Row::round).distinct().sorted().toList()) {
-                java.util.Map<Server, RunResult> r = new java.util.EnumMap<>(Server.class);
-                for (Server s : Server.values()) {
-                    RunResult x = find(rows, pool, round, s);
-                    if (x == null) continue;
-                    r.put(s, x);
-                    cpu.get(s).add(x.cpuMsPerRequest());
-                    rps.get(s).add(x.rps());
-                    if (x.errors() > 0) notes.add(s.label + " " + x.errors() + " errors");
-                    if (x.clientLimited()) notes.add(s.label + " client-limited");
-                }
-                if (r.containsKey(Server.BARE) && r.containsKey(Server.JAVALIN))
-                    javalinAdds.add(r.get(Server.JAVALIN).cpuMsPerRequest() - r.get(Server.BARE).cpuMsPerRequest());
-                if (r.containsKey(Server.JAVALIN) && r.containsKey(Server.LOOMYLIN)) {
-                    double adds = r.get(Server.LOOMYLIN).cpuMsPerRequest() - r.get(Server.JAVALIN).cpuMsPerRequest();
-                    loomylinAdds.add(adds);
-                    loomylinShare.add(100 * adds / r.get(Server.LOOMYLIN).cpuMsPerRequest());
-                }
-            }
-            long failed = rows.stream().filter(r -> r.pool().equals(pool) && r.result() == null).count();
-            if (failed > 0) notes.add(failed + " failed run(s), see floor.csv");
-            md.append(String.format(Locale.ROOT, "| `%s` | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n", pool,
-                    Spread.of(cpu.get(Server.BARE)).text(4), Spread.of(cpu.get(Server.JAVALIN)).text(4), Spread.of(cpu.get(Server.LOOMYLIN)).text(4),
-                    Spread.of(javalinAdds).text(4), Spread.of(loomylinAdds).text(4), percent(Spread.of(loomylinShare)),
-                    Spread.of(rps.get(Server.BARE)).text(0), Spread.of(rps.get(Server.JAVALIN)).text(0), Spread.of(rps.get(Server.LOOMYLIN)).text(0),
-                    String.join(", ", notes.stream().distinct().toList())));
+    /** The machine's one-minute load average before a run; NaN where there is no /proc/loadavg. */
+    static double load1() {
+        try {
+            return Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+")[0]);
+        } catch (IOException | RuntimeException e) {
+            return Double.NaN;
         }
-        return md.toString();
     }
 
-    private static String percent(Spread s) {
-        return s.count() == 0 ? "" : s.text(0) + " %";
-    }
-
-    private static RunResult find(List<Row> rows, PoolKind pool, int round, Server server) {
-        return rows.stream().filter(r -> r.pool().equals(pool) && r.round() == round && r.server() == server && r.result() != null)
-                .map(Row::result).findFirst().orElse(null);
+    private static double cpuS(ServerProcess server) {
+        return ProcReader.SYSTEM.stat(server.pid()).map(ProcStat::cpuTicks)
+                .orElseThrow(() -> new StartupFailure("server exited during the run: " + server.outputTail())) / ProcStat.TICKS_PER_SECOND;
     }
 }

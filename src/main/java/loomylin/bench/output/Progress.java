@@ -30,6 +30,12 @@ public final class Progress {
                 clock(elapsed), clock(eta));
     }
 
+    /** ", 3m10s elapsed, ETA 12m40s" after {@code finished} of the runs. */
+    public String eta(int finished) {
+        double elapsed = (System.nanoTime() - start) / 1e9;
+        return ", " + clock(elapsed) + " elapsed, ETA " + clock(elapsed / finished * (total - finished));
+    }
+
     public void failed(int number, RunSpec run, String why) {
         out.printf("[%d/%d] %s FAILED: %s%n", number, total, run.describe(), why);
     }

@@ -67,14 +67,15 @@ public final class ServerProcess implements AutoCloseable {
 
     /**
      * A bare server ({@code loomylin bare-jetty}) answering every request {@code 200 ok} on {@code pool}, without
-     * any of Loomylin's handlers: a Jetty Handler ({@code javalin} false) or a Javalin route ({@code javalin} true);
+     * any of Loomylin's handlers: a Jetty Handler ({@code javalin} false) or a Javalin route ({@code javalin} true), behind
+     * Jetty's connector or ({@code loomylinConnector}) a Loomylin server's;
      * the floor a Loomylin server stands on.
      */
-    public static ServerProcess bare(String pool, boolean javalin, String heap, int port, Path log) throws IOException {
+    public static ServerProcess bare(String pool, boolean javalin, boolean loomylinConnector, String heap, int port, Path log) throws IOException {
         List<String> jvm = List.of("-Xms" + heap, "-Xmx" + heap, "-XX:+AlwaysPreTouch");
-        List<String> args = List.of("bare-jetty", "--pool", pool, "--framework", javalin ? "javalin" : "none", "--host", HOST,
-                "--port", Integer.toString(port), "--accept-queue", "4096");
-        return start(List.of(), (javalin ? "bare javalin " : "bare jetty ") + pool, jvm, args, port, log);
+        List<String> args = List.of("bare-jetty", "--pool", pool, "--framework", javalin ? "javalin" : "none", "--connector",
+                loomylinConnector ? "loomylin" : "jetty", "--host", HOST, "--port", Integer.toString(port), "--accept-queue", "4096");
+        return start(List.of(), (javalin ? "bare javalin " : "bare jetty ") + pool + (loomylinConnector ? " on Loomylin's connector" : ""), jvm, args, port, log);
     }
 
     public static ServerProcess backend(int port, int delayMs, Path log) throws IOException {

@@ -12,8 +12,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import loomylin.bench.BenchFlags;
+import loomylin.bench.output.Invocations;
 import loomylin.bench.process.ChildProcesses;
-import loomylin.bench.run.RunResult;
 import loomylin.cli.Flags;
 import loomylin.cli.UsageError;
 import loomylin.testing.IntegrationTest;
@@ -21,37 +21,39 @@ import loomylin.testing.Tools;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** bench --preset floor smoke-sized for real: bare Jetty, bare Javalin and Loomylin server JVMs on each pool, wrk -t1. No timing is asserted. */
+/** bench --preset floor smoke-sized for real: server JVMs of two layers on one pool, oha open loop, two invocations into one --out. No timing is asserted. */
 @IntegrationTest
 class FloorTest {
 
     @Test
-    void aTinyFloorMeasuresBareJettyBareJavalinAndLoomylinOnEachPool(@TempDir Path out) throws Exception {
-        Tools.assumeOnPath("wrk", "apt-get install wrk");
-        String[] args = {"--preset", "floor", "--pools", "loom,qtp:32", "--measure", "1", "--warmup", "1s", "--repeat", "1", "--out", out.toString()};
-        Floor.run(Flags.parse(args, BenchFlags.FLAGS, Map.of()), "floor test", new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
-        assertEquals(0, ChildProcesses.live(), "every server and wrk process has ended");
+    void aTinyFloorMeasuresEachLayerAndInvocationsAddUp(@TempDir Path out) throws Exception {
+        Tools.assumeOnPath("oha", "cargo install oha --version 1.16.0 --locked");
+        String[] args = {"--preset", "floor", "--pools", "loom", "--layers", "bare-jetty,jetty+connector,loomylin", "--rate", "200", "--measure", "1",
+                "--warmup", "1s", "--repeat", "1", "--out", out.toString()};
+        for (int invocation = 1; invocation <= 2; invocation++)
+            Floor.run(Flags.parse(args, BenchFlags.FLAGS, Map.of()), "floor test", new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        assertEquals(0, ChildProcesses.live(), "every server and oha process has ended");
 
-        List<String> csv = Files.readAllLines(out.resolve(Floor.CSV));
-        assertEquals(1 + 6, csv.size(), "a header and the three layers on 2 pools: " + csv);
-        int endpoint = 3 + RunResult.COLUMNS.indexOf("endpoint");
-        int cpu = 3 + RunResult.COLUMNS.indexOf("cpu_ms_per_req");
-        int twin = 3 + RunResult.COLUMNS.indexOf("twin");
-        for (String row : csv.subList(1, csv.size())) {
-            String[] f = row.split(",", -1);
-            assertEquals(f[0].equals("loomylin") ? Floor.LOOMYLIN_ENDPOINT : f[0], f[endpoint], row);
-            assertEquals(f[0].equals("loomylin") ? "java" : "-", f[twin], "a bare server runs no twin: " + row);
-            assertTrue(Double.parseDouble(f[cpu]) > 0, "CPU per request measured: " + row);
+        List<Map<String, String>> rows = Invocations.rows(out.resolve(Floor.CSV));
+        assertEquals(6, rows.size(), "three layers in each of two invocations: " + rows);
+        assertEquals(List.of("1", "2"), rows.stream().map(r -> r.get(Invocations.COLUMN)).distinct().toList());
+        for (Map<String, String> r : rows) {
+            assertEquals("", r.get("failure"), r.toString());
+            assertTrue(Double.parseDouble(r.get("cpu_ms_per_req")) > 0, "CPU per answer measured: " + r);
+            assertTrue(Integer.parseInt(r.get("warmup_slices")) >= Floor.MIN_SLICES, "at least the minimum of warm-up slices: " + r);
+            assertTrue(Long.parseLong(r.get("answers")) > 0, r.toString());
         }
+        assertTrue(Files.exists(out.resolve("provenance.json")) && Files.exists(out.resolve("provenance-2.json")), "a provenance per invocation");
         String md = Files.readString(out.resolve(Floor.REPORT));
-        assertTrue(md.contains("| `loom` |") && md.contains("| `qtp:32` |"), md);
-        assertEquals(3, csv.stream().skip(1).map(r -> r.split(",")[0]).distinct().count(), "bare-jetty, bare-javalin, loomylin: " + csv);
+        assertTrue(md.contains("| `loom` | jetty+connector |"), md);
+        assertTrue(md.contains("undecided"), "one round per invocation decides no goal: " + md);
     }
 
     @Test
-    void anUnknownPoolIsAUsageError() {
-        String[] args = {"--preset", "floor", "--pools", "qtp:x"};
-        assertThrows(UsageError.class, () -> Floor.run(Flags.parse(args, BenchFlags.FLAGS, Map.of()), "floor test",
-                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)));
+    void anUnknownPoolOrLayerIsAUsageError() {
+        for (String[] args : new String[][] {{"--preset", "floor", "--pools", "qtp:x"}, {"--preset", "floor", "--layers", "tomcat"}}) {
+            assertThrows(UsageError.class, () -> Floor.run(Flags.parse(args, BenchFlags.FLAGS, Map.of()), "floor test",
+                    new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)));
+        }
     }
 }
