@@ -251,7 +251,7 @@ public final class Floor {
             double idleBefore = cpuS(server);
             Thread.sleep(load.idle().toMillis());
             double idleCpuMsPerS = 1000 * (cpuS(server) - idleBefore) / load.idle().toSeconds();
-            FlightRecording flight = recording == null ? null : FlightRecording.start(server.pid(), recording);
+            FlightRecording flight = recording == null ? null : FlightRecording.start(server.pid(), recording, FlightRecording.SAMPLE_EVERY_MS);
             double before = cpuS(server);
             OhaRun.Split window = OhaRun.openSplit(oha, url, rate, Duration.ofSeconds(load.measureS()), load.connections(), load.timeoutS(), null);
             double cpuS = cpuS(server) - before;

@@ -16,8 +16,8 @@ import jdk.jfr.consumer.RecordingFile;
  * innermost frame on its stack that belongs to Loomylin, Javalin or Jetty (a JDK method runs on behalf of its
  * caller), else to the JDK. The split of a JFR recording by owner, and Loomylin's own methods by samples.
  *
- * <p>A sample is a statistical view: JFR's {@code profile} settings sample each running Java thread every
- * 10 ms (native code and the JVM's own threads, such as the JIT and the garbage collector, are not in it).
+ * <p>A sample is a statistical view of the running Java threads (the floor samples each every millisecond); native
+ * code and the JVM's own threads, such as the JIT and the garbage collector, are not in it.
  */
 public final class CodeOwners {
     /** Who wrote the code a sample ran in. */

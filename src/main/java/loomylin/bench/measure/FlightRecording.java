@@ -38,9 +38,22 @@ public final class FlightRecording {
 
     /** Starts recording in the JVM {@code pid}; {@link #stop} writes it to {@code file}. */
     public static FlightRecording start(long pid, Path file) throws IOException {
-        jcmd(pid, "JFR.start", "name=" + NAME, "settings=profile");
+        return start(pid, file, new String[0]);
+    }
+
+    /**
+     * The same, with event settings over the {@code profile} ones, each as {@code jcmd JFR.start} takes it (for example
+     * {@link #SAMPLE_EVERY_MS}).
+     */
+    public static FlightRecording start(long pid, Path file, String... settings) throws IOException {
+        List<String> args = new ArrayList<>(List.of("JFR.start", "name=" + NAME, "settings=profile"));
+        args.addAll(List.of(settings));
+        jcmd(pid, args.toArray(String[]::new));
         return new FlightRecording(pid, file);
     }
+
+    /** An execution sample of every running Java thread each millisecond (the profile's is 10 ms, 20 ms for native code). */
+    public static final String SAMPLE_EVERY_MS = "jdk.ExecutionSample#period=1ms";
 
     /** Stops the recording and writes it out; returns what it holds. */
     public Summary stop() throws IOException {
