@@ -35,9 +35,10 @@ public final class Main {
             case "clients" -> Guard.run(() -> loomylin.clients.ClientsCommand.main(rest));
             case "report" -> Guard.run(() -> loomylin.report.ReportCommand.main(rest));
             default -> {
-                Twin twin = Guard.call(() -> Launcher.twin(args));
-                if (twin == Twin.KOTLIN) loomylin.kotlin.Loomylin.main(args);
-                else loomylin.java.Loomylin.main(args);
+                Guard.run(() -> Launcher.options(args).ifPresent(options -> {
+                    if (options.twin() == Twin.KOTLIN) loomylin.kotlin.Loomylin.serve(options);
+                    else loomylin.java.Loomylin.serve(options);
+                }));
             }
         }
     }

@@ -63,7 +63,7 @@ public final class Advise {
             new Flags.Flag("body-bytes", "N", "0", "response body bytes, read from a file as /mixed does"),
             new Flags.Flag("calls", "N", "0", "make the wait N consecutive downstream calls (to Loomylin's backend) instead of a sleep"),
             new Flags.Flag("window", "DURATION", "15s", "each measured window, e.g. 15s"),
-            new Flags.Flag("warmup", "DURATION", "5s", "each server's warm-up at your rate before its window"),
+            new Flags.Flag("warmup", "DURATION", "5s", "each server's warm-up, at the rate of its window, before the window"),
             new Flags.Flag("out", "DIR", "advise-results", "where advise.md, advise.csv, advise.png and provenance.json go"),
             new Flags.Flag("twin", "java|kotlin", "java", "which implementation the servers run"),
             new Flags.Flag("heap", "SIZE", "512m", "fixed heap of each server JVM"),
@@ -103,26 +103,44 @@ public final class Advise {
         run(flags, "java -jar loomylin.jar advise " + String.join(" ", args), System.out, System.err);
     }
 
+    /**
+     * The command's flags, read once: the request profile, the servers' java ({@code --java}; null = advise's own),
+     * the windows, the servers' twin and heap, oha's timeout and binary, the client-limit rule and where results go.
+     */
+    public record Options(Profile profile, String java, Duration window, Duration warmup, String twin, String heap, int timeoutS, int clientLimit,
+                          String oha, Path out) {
+        public static Options of(Flags flags) {
+            return new Options(Profile.parse(flags.get("cpu-ms"), flags.get("wait-ms"), flags.get("rate"), flags.get("threads"), flags.get("body-bytes"),
+                    flags.get("calls")), flags.get("java"), flags.duration("window", Duration.ofSeconds(1), Duration.ofMinutes(10)),
+                    flags.duration("warmup", Duration.ofSeconds(1), Duration.ofMinutes(5)), flags.value("twin", Twin::parse).label(), flags.heap("heap", "512m"),
+                    flags.integer("timeout", 1, 600), flags.integer("client-limit", 1, 100), flags.get("oha"), Path.of(flags.get("out")).toAbsolutePath());
+        }
+    }
+
     /** Runs advise; returns the output directory. {@code page} gets the page, {@code progress} the progress lines. */
     public static Path run(Flags flags, String commandLine, PrintStream page, PrintStream progress) {
-        Profile profile = Profile.parse(flags.get("cpu-ms"), flags.get("wait-ms"), flags.get("rate"), flags.get("threads"), flags.get("body-bytes"),
-                flags.get("calls"));
-        if (flags.get("java") != null) loomylin.bench.run.ServerJava.choose(flags.get("java"));
-        Duration window = flags.duration("window", Duration.ofSeconds(1), Duration.ofMinutes(10));
-        Duration warmup = flags.duration("warmup", Duration.ofSeconds(1), Duration.ofMinutes(5));
-        String twin = flags.value("twin", Twin::parse).label();
-        String heap = flags.heap("heap", "512m");
-        int timeoutS = flags.integer("timeout", 1, 600);
-        int clientLimit = flags.integer("client-limit", 1, 100);
+        return run(Options.of(flags), commandLine, page, progress);
+    }
+
+    /** The same from options read already. */
+    public static Path run(Options options, String commandLine, PrintStream page, PrintStream progress) {
+        Profile profile = options.profile();
+        if (options.java() != null) loomylin.bench.run.ServerJava.choose(options.java());
+        Duration window = options.window();
+        Duration warmup = options.warmup();
+        String twin = options.twin();
+        String heap = options.heap();
+        int timeoutS = options.timeoutS();
+        int clientLimit = options.clientLimit();
         Flags.requireProc("advise");
         int cores = Runtime.getRuntime().availableProcessors();
         profile.checkMachine(cores, ProcLimits.openFiles(Path.of("/proc/self/limits")));
-        Path oha = ClientBinary.locate(Client.OHA, flags.get("oha") == null ? null : Path.of(flags.get("oha")));
+        Path oha = ClientBinary.locate(Client.OHA, options.oha() == null ? null : Path.of(options.oha()));
         List<PoolKind> pools = pools(profile);
         List<Integer> rates = profile.rates();
         int total = pools.size() * rates.size();
         long estimateS = total * (window.toSeconds() + warmup.toSeconds() + OVERHEAD_S);
-        Path dir = Path.of(flags.get("out")).toAbsolutePath();
+        Path dir = options.out();
         try {
             Files.createDirectories(dir);
             Path log = dir.resolve("servers.log");
@@ -201,7 +219,7 @@ public final class Advise {
                     if (!server.portTaken() || attempt == 3) throw e;
                 }
             }
-            int warmRate = p.rate();
+            int warmRate = spec.rate(); // at the run's own rate: a warm-up at another rate leaves the window unsettled by construction
             RunResult r = TimedRun.run(server, spec, twin, cores, clientLimit,
                     (url, sampler) -> OhaRun.measure(oha, url, (int) Math.max(1, warmRate * warmup.toMillis() / 1000), warmRate, spec.concurrency(), timeoutS, null),
                     (url, sampler) -> OhaRun.measure(oha, url, (int) Math.max(1, spec.rate() * window.toMillis() / 1000), spec.rate(), spec.concurrency(), timeoutS, sampler));
@@ -224,6 +242,6 @@ public final class Advise {
 
     /** How the windows read on the page. */
     private static String windows(Duration window, Duration warmup) {
-        return Durations.go(window) + " windows after a " + Durations.go(warmup) + " warm-up at your rate";
+        return Durations.go(window) + " windows after a " + Durations.go(warmup) + " warm-up at the window's own rate";
     }
 }

@@ -59,23 +59,31 @@ public final class BareJetty {
                     """ + Flags.describe(FLAGS));
             return;
         }
-        PoolKind kind = flags.value("pool", PoolKind::parse);
-        int port = flags.integer("port", 0, 65_535);
-        int acceptQueue = flags.integer("accept-queue", 1, 65_535);
-        String framework = flags.get("framework").trim();
-        if (!framework.equals("none") && !framework.equals("javalin"))
-            throw new loomylin.cli.UsageError("--framework must be none or javalin, got '" + loomylin.web.Params.printable(framework) + "'");
-        String connectorKind = flags.get("connector").trim();
-        if (!connectorKind.equals("jetty") && !connectorKind.equals("loomylin"))
-            throw new loomylin.cli.UsageError("--connector must be jetty or loomylin, got '" + loomylin.web.Params.printable(connectorKind) + "'");
-        Door door = new Door(flags.get("host"), port, acceptQueue, connectorKind.equals("loomylin"), flags.integer("header-cache", 0, 65_536));
-        Server server = framework.equals("javalin") ? BareJavalin.start(kind, door) : start(kind, door);
-        System.out.println("bare-jetty: " + kind + (framework.equals("javalin") ? " with Javalin" : "") + (door.loomylin() ? ", Loomylin's connector," : "")
-                + " on " + flags.get("host") + ":" + ((ServerConnector) server.getConnectors()[0]).getLocalPort());
+        Options o = Options.of(flags);
+        Server server = o.javalin() ? BareJavalin.start(o.pool(), o.door()) : start(o.pool(), o.door());
+        System.out.println("bare-jetty: " + o.pool() + (o.javalin() ? " with Javalin" : "") + (o.door().loomylin() ? ", Loomylin's connector," : "")
+                + " on " + o.door().host() + ":" + ((ServerConnector) server.getConnectors()[0]).getLocalPort());
         try {
             server.join();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The command's flags, read once: the pool, whether a Javalin route answers, and where and how it listens. */
+    record Options(PoolKind pool, boolean javalin, Door door) {
+        static Options of(Flags flags) {
+            PoolKind kind = flags.value("pool", PoolKind::parse);
+            int port = flags.integer("port", 0, 65_535);
+            int acceptQueue = flags.integer("accept-queue", 1, 65_535);
+            String framework = flags.get("framework").trim();
+            if (!framework.equals("none") && !framework.equals("javalin"))
+                throw new loomylin.cli.UsageError("--framework must be none or javalin, got '" + loomylin.web.Params.printable(framework) + "'");
+            String connector = flags.get("connector").trim();
+            if (!connector.equals("jetty") && !connector.equals("loomylin"))
+                throw new loomylin.cli.UsageError("--connector must be jetty or loomylin, got '" + loomylin.web.Params.printable(connector) + "'");
+            return new Options(kind, framework.equals("javalin"),
+                    new Door(flags.get("host"), port, acceptQueue, connector.equals("loomylin"), flags.integer("header-cache", 0, 65_536)));
         }
     }
 

@@ -40,27 +40,34 @@ public final class ClientsCommand {
             System.out.print("Usage: java -jar loomylin.jar clients --model nio|threads|virtual [flags]\n\n" + Flags.describe(FLAGS));
             return;
         }
-        String model = flags.get("model");
-        if (model == null || !Model.NAMES.contains(model))
-            throw new UsageError("--model must be one of " + String.join(", ", Model.NAMES) + ", got '" + Params.printable(String.valueOf(model)) + "'");
-        int connections = flags.integer("connections", 1, 1_000_000);
-        int duration = flags.integer("duration", 1, 86_400);
-        int drain = flags.integer("drain-timeout", 1, 3_600);
-        String format = flags.get("format");
-        if (!format.equals("text") && !format.equals("json"))
-            throw new UsageError("--format must be text or json, got '" + Params.printable(format) + "'");
-        Target target = Target.parse(flags.get("target"));
-        List<InetAddress> sources = SourceAddresses.parse(flags.get("source-addresses"));
-        ConnectionLimits.check(connections, sources.size(), ProcLimits.SELF, ProcLimits.PORT_RANGE);
+        Options o = Options.of(flags);
+        ConnectionLimits.check(o.connections(), o.sources().size(), ProcLimits.SELF, ProcLimits.PORT_RANGE);
 
         Map<String, Object> result;
         try {
-            result = run(model, connections, duration, drain, target, sources);
+            result = run(o.model(), o.connections(), o.durationS(), o.drainS(), o.target(), o.sources());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new StartupFailure("interrupted");
         }
-        System.out.println(format.equals("json") ? Json.write(result) : summary(result));
+        System.out.println(o.json() ? Json.write(result) : summary(result));
+    }
+
+    /** The command's flags, read once: the client model, how many connections for how long, the target, the source addresses, the output. */
+    record Options(String model, int connections, int durationS, int drainS, Target target, List<InetAddress> sources, boolean json) {
+        static Options of(Flags flags) {
+            String model = flags.get("model");
+            if (model == null || !Model.NAMES.contains(model))
+                throw new UsageError("--model must be one of " + String.join(", ", Model.NAMES) + ", got '" + Params.printable(String.valueOf(model)) + "'");
+            int connections = flags.integer("connections", 1, 1_000_000);
+            int duration = flags.integer("duration", 1, 86_400);
+            int drain = flags.integer("drain-timeout", 1, 3_600);
+            String format = flags.get("format");
+            if (!format.equals("text") && !format.equals("json"))
+                throw new UsageError("--format must be text or json, got '" + Params.printable(format) + "'");
+            return new Options(model, connections, duration, drain, Target.parse(flags.get("target")), SourceAddresses.parse(flags.get("source-addresses")),
+                    format.equals("json"));
+        }
     }
 
     /** Opens, drives and measures; the figures by name, in the order the summary prints them. */

@@ -2,6 +2,7 @@ package loomylin.java;
 
 import loomylin.cli.Guard;
 import loomylin.launch.Launcher;
+import loomylin.launch.ServeOptions;
 import loomylin.jetty.Twin;
 
 /** The Java twin's main, for running from an IDE: the default three servers plus the backend. */
@@ -11,5 +12,10 @@ public final class Loomylin {
 
     public static void main(String[] args) {
         Guard.run(() -> Launcher.serve(args, Twin.JAVA, AppServer::start));
+    }
+
+    /** Serves what {@code options} asks for with this twin's servers (their twin is already chosen). */
+    public static void serve(ServeOptions options) {
+        Launcher.serve(options, AppServer::start);
     }
 }

@@ -16,11 +16,10 @@ import org.eclipse.jetty.server.handler.MinimumDataRateHandler;
  *
  * <p>The handler chain, outermost first: {@link RequestCounts} (every answer counted, for the admin port's
  * /metrics), {@link QueryCheck} (400 for a malformed percent-escape),
- * {@link AdmissionLimit} when {@code --max-in-flight} is set, {@link GracefulHandler}, Jetty's
- * {@link MinimumDataRateHandler} (a body read slower than the rate fails; itself a StatisticsHandler, next to
- * Javalin's, so it counts the same requests whichever of the two /pool finds first), then the
+ * {@link AdmissionLimit} when {@code --max-in-flight} is set, {@link GracefulHandler}, {@link BodyRate} (Jetty's
+ * {@link MinimumDataRateHandler} for requests with a body: one read slower than the rate fails), then the
  * {@link org.eclipse.jetty.server.handler.StatisticsHandler} Javalin puts in front of the app. /pool reads
- * the StatisticsHandler, so its {@code inFlight} counts the requests the limit let through (queued ones
+ * that StatisticsHandler, so its {@code inFlight} counts the requests the limit let through (queued ones
  * are not in flight yet); /pool itself bypasses the limit, so it answers under overload and adds one.
  */
 public final class JettySetup {
@@ -74,7 +73,7 @@ public final class JettySetup {
             // Stop = stop accepting, let in-flight requests finish within the grace, then close.
             server.setStopTimeout(options.graceMs());
             server.setErrorHandler(new OneLineErrorHandler());
-            if (options.minBodyRate() > 0) server.insertHandler(new MinimumDataRateHandler(options.minBodyRate(), 0));
+            if (options.minBodyRate() > 0) server.insertHandler(new BodyRate(options.minBodyRate()));
             server.insertHandler(new GracefulHandler());
             if (options.maxInFlight() > 0) server.insertHandler(new AdmissionLimit(options.maxInFlight(), options.maxInFlightWaitMs()));
             server.insertHandler(new QueryCheck());

@@ -22,29 +22,34 @@ public final class BackendCommand {
             new Flags.Flag("grace-ms", "MS", "5000", "on stop, how long in-flight requests may take to finish; the process ends within this + 1 s"),
             new Flags.Flag("help", null, null, "print this help and exit"));
 
+    /** The backend command's flags, read once: where it listens, its delay, the fault it plays and its stop's grace. */
+    record Options(String host, int port, int delayMs, Backend.Fault fault, String faultAt, int graceMs) {
+        static Options of(Flags flags) {
+            return new Options(flags.get("host"), flags.integer("port", 0, 65535), flags.integer("delay", 0, Limits.DELAY_MAX), parseFault(flags.get("fault")),
+                    parseFaultAt(flags.get("fault-at")), ServerPlan.graceMs(flags));
+        }
+    }
+
     public static void main(String[] args) {
         Flags flags = Flags.parse(args, FLAGS, System.getenv());
         if (flags.help()) {
             System.out.print("Usage: java -jar loomylin.jar backend [flags]\n\n" + Flags.describe(FLAGS));
             return;
         }
-        Backend.Fault fault = fault(flags.get("fault"));
-        String faultAt = faultAt(flags.get("fault-at"));
-        int delay = flags.integer("delay", 0, Limits.DELAY_MAX);
-        int graceMs = ServerPlan.graceMs(flags);
-        Backend backend = Launcher.bind(() -> Backend.start(flags.get("host"), flags.integer("port", 0, 65535), delay, fault, faultAt, graceMs));
-        Launcher.log("backend on port {} ({}, delay {} ms{})", backend.port(), Backend.ROUTES, delay,
-                fault == Backend.Fault.NONE ? "" : ", fault " + fault.name().toLowerCase(Locale.ROOT) + (faultAt == null ? "" : " at " + faultAt));
-        Shutdown.onSignal(List.of(backend), graceMs);
+        Options o = Options.of(flags);
+        Backend backend = Launcher.bind(() -> Backend.start(o.host(), o.port(), o.delayMs(), o.fault(), o.faultAt(), o.graceMs()));
+        Launcher.log("backend on port {} ({}, delay {} ms{})", backend.port(), Backend.ROUTES, o.delayMs(),
+                o.fault() == Backend.Fault.NONE ? "" : ", fault " + o.fault().name().toLowerCase(Locale.ROOT) + (o.faultAt() == null ? "" : " at " + o.faultAt()));
+        Shutdown.onSignal(List.of(backend), o.graceMs());
     }
 
-    private static Backend.Fault fault(String text) {
+    private static Backend.Fault parseFault(String text) {
         for (Backend.Fault f : Backend.Fault.values()) if (f.name().equalsIgnoreCase(text)) return f;
         throw new UsageError("--fault must be one of none, error, malformed, close; got '" + Params.printable(text) + "'");
     }
 
     /** The one route that misbehaves, or null for all. */
-    private static String faultAt(String text) {
+    private static String parseFaultAt(String text) {
         if (text.equals("all")) return null;
         if (!Backend.HOPS.contains(text))
             throw new UsageError("--fault-at must be one of all, " + String.join(", ", Backend.HOPS) + "; got '" + Params.printable(text) + "'");

@@ -7,7 +7,6 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import loomylin.admin.AdminOptions;
@@ -15,13 +14,11 @@ import loomylin.admin.AdminServer;
 import loomylin.admin.Watched;
 import loomylin.backend.Backend;
 import loomylin.cli.DataFile;
-import loomylin.cli.Flags;
 import loomylin.cli.StartupFailure;
 import loomylin.cli.UsageError;
 import loomylin.jetty.GracefulStop;
 import loomylin.jetty.ServerOptions;
 import loomylin.jetty.Twin;
-import loomylin.web.Limits;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,54 +33,46 @@ public final class Launcher {
     private Launcher() {
     }
 
-    /** The twin the flags and environment ask for. */
-    public static Twin twin(String[] args) {
-        return Flags.parse(args, ServeFlags.FLAGS, System.getenv()).value("twin", Twin::parse);
+    /** The options {@code args} and the environment ask for, read once; empty after printing the usage for {@code --help}. */
+    public static java.util.Optional<ServeOptions> options(String[] args) {
+        return ServeOptions.parse(args, System.getenv());
     }
 
-    /** Serves with the given twin; {@code twin} is the twin whose main called, kept unless --twin says otherwise. */
+    /** A twin's main from an IDE: its own servers, unless --twin asks for the other. */
     public static void serve(String[] args, Twin twin, Function<ServerOptions, Javalin> servers) {
-        Flags flags = Flags.parse(args, ServeFlags.FLAGS, System.getenv());
-        if (flags.help()) {
-            System.out.print(ServeFlags.USAGE + Flags.describe(ServeFlags.FLAGS));
-            return;
-        }
-        Twin wanted = twin(args);
-        if (wanted != twin)
-            throw new UsageError("this is the " + twin + " twin's main; run java -jar loomylin.jar --twin " + wanted + " for the other");
-        ServerOptions base = ServerPlan.options(flags, twin);
-        UsageError.parsing(raceFrom -> {
-            AdminServer.checkAccess(raceFrom, Objects.requireNonNullElse(flags.get("admin-hosts"), ""));
-            return raceFrom;
-        }, Objects.requireNonNullElse(flags.get("race-from"), ""));
-        List<ServerOptions> asked = ServerPlan.planned(flags, base);
+        options(args).ifPresent(o -> {
+            if (o.twin() != twin)
+                throw new UsageError("this is the " + twin + " twin's main; run java -jar loomylin.jar --twin " + o.twin() + " for the other");
+            serve(o, servers);
+        });
+    }
 
-        int dataBytes = flags.integer("data-file-bytes", Limits.DATA_FILE_BYTES_MIN, Limits.DATA_FILE_BYTES_MAX);
-        DatabasePlan database = DatabasePlan.of(flags);
-        Path dataDir = ServerPlan.dataDir(flags);
-
+    /** Starts what {@code options} asks for with {@code servers} (the twin's AppServer) and runs until a signal stops it. */
+    public static void serve(ServeOptions options, Function<ServerOptions, Javalin> servers) {
+        Twin twin = options.twin();
+        ServerOptions base = options.base();
+        List<ServerOptions> asked = options.servers();
+        DatabasePlan database = options.database();
         List<AutoCloseable> running = new ArrayList<>();
         List<Integer> bound = new ArrayList<>();
         List<Watched> watched = new ArrayList<>();
         org.eclipse.jetty.server.Server backendServer = null;
         try {
-            DataFile data = DataFile.create(dataDir, dataBytes);
+            DataFile data = DataFile.create(options.dataDir(), options.dataFileBytes());
             running.add(data);
             List<ServerOptions> planned = asked.stream().map(o -> o.withDataFile(data.path()).withDataFileBytes(data.bytes())).toList();
             log("data file {} ({} bytes)", data.path(), data.bytes());
-            if (flags.get("backend") == null) {
-                int backendPort = flags.get("backend-port").startsWith("first")
-                        ? (base.port() == 0 ? 0 : base.port() + planned.size())
-                        : flags.integer("backend-port", 0, 65535);
+            if (options.backendPort() != null) {
+                int backendPort = options.backendPort();
                 // grace 0: it stops after every server (Shutdown.stopAll), when no request can need it any more, so it
                 // waits for nothing; with a grace it would wait for the hop clients' idle keep-alive connections
-                Backend backend = bind(() -> Backend.start(base.host(), backendPort, flags.integer("delay", 0, Limits.DELAY_MAX),
+                Backend backend = bind(() -> Backend.start(base.host(), backendPort, options.backendDelayMs(),
                         Backend.Fault.NONE, null, 0));
                 running.add(backend);
                 backendServer = backend.jettyServer();
                 URI url = URI.create("http://" + ServerPlan.reach(base.host()) + ":" + backend.port());
                 planned = planned.stream().map(o -> o.withBackend(url)).toList();
-                log("backend on port {} ({}, delay {} ms)", backend.port(), Backend.ROUTES, flags.get("delay"));
+                log("backend on port {} ({}, delay {} ms)", backend.port(), Backend.ROUTES, options.backendDelayMs());
             }
             planned = database.start(planned, running);
             for (ServerOptions o : planned) {
@@ -94,11 +83,11 @@ public final class Launcher {
                 log("port {} on {}: {} ({} twin), hop client {}{}", app.port(), o.pool(), o.pool().describe(), twin, o.hopClient(),
                         o.maxInFlight() > 0 ? ", max " + o.maxInFlight() + " in flight" : "");
             }
-            int adminPort = ServerPlan.adminPort(flags, base.port(), asked.size());
+            int adminPort = options.adminPort();
             if (adminPort >= 0) {
                 AdminOptions admin = AdminOptions.DEFAULTS.withHost(base.host()).withPort(adminPort).withReachHost(ServerPlan.reach(base.host()))
                         .withServers(watched).withHeaderTimeoutMs(base.headerTimeoutMs()).withMinBodyRate(base.minBodyRate())
-                        .withRaceFrom(flags.get("race-from")).withAdminHosts(flags.get("admin-hosts")).withBackend(backendServer);
+                        .withRaceFrom(options.raceFrom()).withAdminHosts(options.adminHosts()).withBackend(backendServer);
                 AdminServer server = bind(() -> AdminServer.start(admin));
                 running.add(server);
                 log("admin port {}: /metrics, and the live view at http://localhost:{}/", server.port(), server.port());

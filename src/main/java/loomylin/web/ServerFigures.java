@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.handler.MinimumDataRateHandler;
 import org.eclipse.jetty.server.handler.StatisticsHandler;
 
 /**
@@ -16,6 +17,12 @@ public final class ServerFigures {
     private ServerFigures() {
     }
 
+    /** The StatisticsHandler Javalin puts in front of the app: not the body-rate one, which counts requests with a body only. */
+    static StatisticsHandler javalins(Server server) {
+        return server.getDescendants(StatisticsHandler.class).stream().filter(h -> !(h instanceof MinimumDataRateHandler)).findFirst()
+                .orElseThrow(() -> new IllegalStateException("no StatisticsHandler in the server's chain"));
+    }
+
     /**
      * {@code inFlight}: requests between arrival at the app and their response, async waits included.
      * {@code handling}: of those, how many hold a thread in a handler right now. Both with their
@@ -23,7 +30,7 @@ public final class ServerFigures {
      */
     public static Map<String, Object> of(Context ctx, boolean reset) {
         Server server = ServletContextHandler.getServletContextHandler(ctx.req().getServletContext()).getServer();
-        StatisticsHandler stats = server.getDescendant(StatisticsHandler.class);
+        StatisticsHandler stats = javalins(server);
         if (reset) stats.reset();
         Map<String, Object> f = new LinkedHashMap<>();
         f.put("inFlight", stats.getRequestsActive());
