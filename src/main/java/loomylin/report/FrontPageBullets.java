@@ -8,8 +8,10 @@ import java.util.function.Supplier;
 
 /**
  * {@code bullets}: the front page's "what virtual threads buy, in numbers", each bullet a ratio with its range
- * computed from a committed result file and linked to it. A bullet whose runs are not in the files says so
- * instead of quoting a number.
+ * computed from a committed result file and linked to it, comparing {@code loom} with what a user would otherwise
+ * run (Jetty's default {@code QueuedThreadPool} of 200) beside the seed's comparison, labelled as the seed's. A
+ * bullet (or part of one) whose runs are not in the files, or are marked too short, unsettled or client-limited,
+ * quotes no number and says why.
  */
 final class FrontPageBullets implements Renderer {
     static final String FULL = "gfx/results/full";
@@ -18,6 +20,8 @@ final class FrontPageBullets implements Renderer {
     static final String HOPS_JDK = "gfx/results/hops-jdk";
     static final String BOUND = "gfx/results/bound";
     static final String ADMISSION = "gfx/results/admission";
+    static final String FAIR = "gfx/results/fair";
+    static final String MEMORY = "gfx/results/memory-per-request";
 
     @Override
     public String usage() {
@@ -50,8 +54,29 @@ final class FrontPageBullets implements Renderer {
         try {
             return "- **" + title + "**: " + text.get();
         } catch (Missing | ResultFiles.MissingResult e) {
-            return "- **" + title + "**: not in the committed results (" + e.getMessage() + ")";
+            return "- **" + title + "**: no figure quoted (" + e.getMessage() + ")";
         }
+    }
+
+    /** A part of a bullet, or why it quotes nothing: {@code "(not quoted: ...)"}. */
+    static String part(Supplier<String> text) {
+        try {
+            return text.get();
+        } catch (Missing | ResultFiles.MissingResult e) {
+            return "(not quoted: " + e.getMessage() + ")";
+        }
+    }
+
+    /** The bench's marks on {@code runs} that keep a bullet from quoting them ("" when none). */
+    static String marks(List<Run> runs) {
+        List<String> marks = new ArrayList<>();
+        long tooShort = runs.stream().filter(Run::tooShort).count();
+        long unsettled = runs.stream().filter(Run::unsettled).count();
+        long limited = runs.stream().filter(Run::clientLimited).count();
+        if (tooShort > 0) marks.add(tooShort + " too short");
+        if (unsettled > 0) marks.add(unsettled + " unsettled");
+        if (limited > 0) marks.add(limited + " client-limited");
+        return marks.isEmpty() ? "" : String.join(", ", marks) + " of " + runs.size() + " runs";
     }
 
     static <T> T need(Optional<T> value, String what) {
@@ -61,8 +86,8 @@ final class FrontPageBullets implements Renderer {
     static List<Run> closed(Page page, String dir, String pool, String endpoint, int c) {
         List<Run> runs = Cells.closed(page.files().runs(dir + "/results.csv"), pool, endpoint, c);
         if (runs.isEmpty()) throw new Missing("no " + pool + " " + endpoint + " c=" + c + " in " + dir + "/results.csv");
-        if (runs.stream().anyMatch(Run::tooShort))
-            throw new Missing(pool + " " + endpoint + " c=" + c + " in " + dir + "/results.csv has runs too short to decide anything");
+        String marks = marks(runs);
+        if (!marks.isEmpty()) throw new Missing("`" + pool + "` " + endpoint + " at " + c + " clients in " + dir + "/results.csv: " + marks + " marked");
         return runs;
     }
 
@@ -88,15 +113,26 @@ final class FrontPageBullets implements Renderer {
 
     String blockingWaits(Page page) {
         String ep = "wait-blocking?ms=100";
-        return "with 50 clients each waiting 100 ms, `loom` answered " + Fmt.ratioRange(rpsRatio(page, FULL, "loom", "qtp:32", ep, 50))
-                + " the requests of a 32-thread `QueuedThreadPool`, and " + Fmt.ratioRange(rpsRatio(page, FULL, "loom", "qtp:32", ep, 200))
-                + " with 200 clients (" + link(page, FULL + "/results.csv") + ").";
+        String fair = "with 50 and 200 clients each waiting 100 ms, `loom` answered " + Fmt.ratioRange(rpsRatio(page, FAIR, "loom", "qtp:200", ep, 50))
+                + " and " + Fmt.ratioRange(rpsRatio(page, FAIR, "loom", "qtp:200", ep, 200)) + " the requests of Jetty's default `QueuedThreadPool` of 200"
+                + " threads, at " + Fmt.ratioRange(need(Cells.ratio(closed(page, FAIR, "loom", ep, 200), closed(page, FAIR, "qtp:200", ep, 200), "cpu_ms_per_req"),
+                "CPU ratio")) + " its CPU per request with 200 clients (" + link(page, FAIR + "/results.csv") + ")";
+        String seed = part(() -> "; the seed's comparison, against a 32-thread pool whose 30 request threads bound it by Little's law: "
+                + Fmt.ratioRange(rpsRatio(page, FULL, "loom", "qtp:32", ep, 50)) + " and " + Fmt.ratioRange(rpsRatio(page, FULL, "loom", "qtp:32", ep, 200))
+                + " (" + link(page, FULL + "/results.csv") + ")");
+        return fair + (seed.startsWith("(") ? "; the seed's comparison against a 32-thread pool " + seed : seed) + ".";
     }
 
     String blockingVsAsync(Page page) {
         Map<String, String> p1 = target(page, FULL, "P1");
+        closed(page, FULL, "loom", "wait-blocking?ms=100", 50); // P1's runs: a marked one keeps the bullet from quoting P1
+        closed(page, FULL, "qtp:4", "wait-async?ms=100", 50);
+        String many = part(() -> "with 2,000 clients, where the client is not the bound, it made " + Fmt.ratioRange(need(Cells.ratio(
+                closed(page, FULL, "loom", "wait-blocking?ms=100", 2000), closed(page, FULL, "loom", "wait-async?ms=100", 2000), "rps"), "ratio"))
+                + " the async endpoint's requests (" + link(page, FULL + "/results.csv") + ")");
         return "at 50 clients, blocking code on `loom` made " + Fmt.ratioRange(targetStats(p1))
-                + " what an endpoint where no thread waits made (P1 in " + link(page, FULL + "/targets.csv") + ").";
+                + " what an endpoint where no thread waits made, both at what 50 clients waiting 100 ms can ask (P1 in "
+                + link(page, FULL + "/targets.csv") + "); " + (many.startsWith("(") ? "with 2,000 clients " + many : many) + ".";
     }
 
     String openLoop(Page page) {
@@ -105,7 +141,7 @@ final class FrontPageBullets implements Renderer {
         Stats qtp = offered(runs, "qtp:32", ep, 450, "p99_ms");
         Stats loom = offered(runs, "loom", ep, 450, "p99_ms");
         Stats capacity = offered(runs, "qtp:32", ep, 450, "rps");
-        return "offered 450 req/s of 100 ms waits, `qtp:32` queued (p99 " + Fmt.rateRange(qtp) + " ms) while `loom` answered with p99 "
+        return "offered 450 req/s of 100 ms waits, the seed's `qtp:32`, sized below that load, queued (p99 " + Fmt.rateRange(qtp) + " ms) while `loom` answered with p99 "
                 + Fmt.rateRange(loom) + " ms; `qtp:32` answered " + Fmt.rateRange(capacity) + " req/s, " + Fmt.ratio(capacity.median() / 300)
                 + " of Little's law's 30 threads / 0.1 s (median of " + qtp.n() + " runs and their range, " + link(page, FULL + "/results.csv") + ").";
     }
@@ -113,18 +149,31 @@ final class FrontPageBullets implements Renderer {
     static Stats offered(List<Run> runs, String pool, String endpoint, int rate, String column) {
         List<Run> cell = Cells.open(runs, pool, endpoint, rate);
         if (cell.isEmpty()) throw new Missing("no " + pool + " " + endpoint + " offered " + rate + "/s in " + FULL + "/results.csv");
+        String marks = marks(cell);
+        if (!marks.isEmpty()) throw new Missing("`" + pool + "` " + endpoint + " offered " + rate + "/s in " + FULL + "/results.csv: " + marks + " marked");
         return need(Cells.column(cell, column), pool + " " + column);
     }
 
     String threadsAndMemory(Page page) {
+        String file = MEMORY + "/memory-per-request.csv";
+        List<Map<String, String>> rows = page.files().csv(file);
+        Map<String, String> vt = memoryRow(rows, "loom", file);
+        Map<String, String> platform = rows.stream().filter(r -> "pool".equals(r.get("role")) && r.get("pool").startsWith("qtp:")
+                && "wait-blocking".equals(r.get("route"))).findFirst().orElseThrow(() -> new Missing("no thread-per-request pool in " + file));
+        String memory = "holding " + Fmt.count(Double.parseDouble(vt.get("in_flight_target"))) + " waiting requests, heap and native memory together came to "
+                + vt.get("sum_kb_per_request") + " KB per request on `loom` against " + platform.get("sum_kb_per_request") + " KB on a thread-per-request `"
+                + platform.get("pool") + "`, with " + Fmt.count(Double.parseDouble(vt.get("threads"))) + " OS threads against "
+                + Fmt.count(Double.parseDouble(platform.get("threads"))) + " (one run per pool, a sketch: " + link(page, file) + ")";
         String ep = "wait-blocking?ms=1000";
-        Stats loom = need(Cells.column(closed(page, FULL, "loom", ep, 2000), "peak_threads"), "loom threads");
-        Stats qtp = need(Cells.column(closed(page, FULL, "qtp:2500", ep, 2000), "peak_threads"), "qtp:2500 threads");
-        Stats growth = need(Cells.ratio(closed(page, FULL, "loom", ep, 2000), closed(page, FULL, "qtp:2500", ep, 2000),
-                r -> r.number("peak_rss_kb") - r.number("idle_rss_kb")), "RSS growth ratio");
-        return "2,000 clients waiting 1 s each held " + Fmt.count(loom.median()) + " OS threads on `loom` against " + Fmt.count(qtp.median())
-                + " on a thread-per-client `qtp:2500`, and `loom`'s resident memory grew " + Fmt.ratioRange(growth) + " as much ("
-                + link(page, FULL + "/results.csv") + ").";
+        String threads = part(() -> "; 2,000 clients waiting 1 s each held " + Fmt.count(need(Cells.column(closed(page, FULL, "loom", ep, 2000), "peak_threads"),
+                "loom threads").median()) + " OS threads on `loom` against " + Fmt.count(need(Cells.column(closed(page, FULL, "qtp:2500", ep, 2000),
+                "peak_threads"), "qtp:2500 threads").median()) + " on a thread-per-client `qtp:2500` (" + link(page, FULL + "/results.csv") + ")");
+        return memory + (threads.startsWith("(") ? "; the bench's runs at 2,000 clients " + threads : threads) + ".";
+    }
+
+    static Map<String, String> memoryRow(List<Map<String, String>> rows, String pool, String file) {
+        return rows.stream().filter(r -> "pool".equals(r.get("role")) && pool.equals(r.get("pool")) && "wait-blocking".equals(r.get("route"))).findFirst()
+                .orElseThrow(() -> new Missing("no " + pool + " wait-blocking in " + file));
     }
 
     String connectionScale(Page page) {
@@ -161,11 +210,19 @@ final class FrontPageBullets implements Renderer {
 
     String cpuBound(Page page) {
         String mixed = "mixed?cpu=1000&sleep=0&file=0";
-        List<Run> loom = closed(page, FULL, "loom", mixed, 50);
-        List<Run> qtp = closed(page, FULL, "qtp:4", mixed, 50);
-        return "contention-free SHA-256 work on `loom` made " + Fmt.ratioRange(need(Cells.ratio(loom, qtp, "rps"), "ratio")) + " `qtp:4`'s requests at "
-                + Fmt.ratioRange(need(Cells.ratio(loom, qtp, "cpu_ms_per_req"), "ratio")) + " its CPU per request; on `Math.random()`'s shared seed, "
-                + Fmt.ratioRange(rpsRatio(page, FULL, "loom", "qtp:4", "computational", 50)) + " (" + link(page, FULL + "/results.csv") + ").";
+        List<Run> loom = closed(page, FAIR, "loom", mixed, 50);
+        List<Run> qtp200 = closed(page, FAIR, "qtp:200", mixed, 50);
+        String seed = part(() -> {
+            List<Run> seedLoom = closed(page, FULL, "loom", mixed, 50);
+            List<Run> qtp4 = closed(page, FULL, "qtp:4", mixed, 50);
+            return Fmt.ratioRange(need(Cells.ratio(seedLoom, qtp4, "rps"), "ratio")) + " `qtp:4`'s requests (2 request threads on 2 cores) at "
+                    + Fmt.ratioRange(need(Cells.ratio(seedLoom, qtp4, "cpu_ms_per_req"), "ratio")) + " its CPU per request";
+        });
+        String random = part(() -> Fmt.ratioRange(rpsRatio(page, FULL, "loom", "qtp:4", "computational", 50)));
+        return "contention-free SHA-256 work at 50 clients on `loom` made " + Fmt.ratioRange(need(Cells.ratio(loom, qtp200, "rps"), "ratio"))
+                + " the requests of Jetty's default `qtp:200` at " + Fmt.ratioRange(need(Cells.ratio(loom, qtp200, "cpu_ms_per_req"), "ratio"))
+                + " its CPU per request (" + link(page, FAIR + "/results.csv") + "); in the seed's comparison, " + seed
+                + ", and on `Math.random()`'s shared seed " + random + " (" + link(page, FULL + "/results.csv") + ").";
     }
 
     String admission(Page page) {

@@ -51,6 +51,16 @@ record Run(Map<String, String> row) {
         return "true".equals(row.get("too_short"));
     }
 
+    /** The bench marked the run unsettled: its window's rate was not within a tenth of its warm-up's (settled false). */
+    boolean unsettled() {
+        return "false".equals(row.get("settled"));
+    }
+
+    /** The bench marked the run client-limited: the load generator, not the server, may have set its rate. */
+    boolean clientLimited() {
+        return "true".equals(row.get("client_limited"));
+    }
+
     boolean has(String column) {
         String v = row.get(column);
         return v != null && !v.isBlank();
