@@ -201,16 +201,18 @@ public final class Floor {
         }
     }
 
-    private static ServerProcess start(Layer layer, PoolKind pool, String twin, String heap, Path log) throws IOException {
+    /** With {@code jfr}, the servers keep the debug information a recording needs to charge samples precisely. */
+    private static ServerProcess start(Layer layer, PoolKind pool, String twin, String heap, Path log, boolean jfr) throws IOException {
         int port = FreePort.pick();
+        List<String> jvm = jfr ? ServerProcess.PRECISE_PROFILE : List.of();
+        URI noBackend = URI.create("http://" + ServerProcess.HOST + ":1");
         return switch (layer) {
-            case JETTY -> ServerProcess.bare(pool.toString(), false, false, heap, port, log);
-            case CONNECTOR -> ServerProcess.bare(pool.toString(), false, true, heap, port, log);
-            case JAVALIN -> ServerProcess.bare(pool.toString(), true, false, heap, port, log);
-            case LOOMYLIN -> ServerProcess.server(List.of(), pool.toString(), twin, heap, port, URI.create("http://" + ServerProcess.HOST + ":1"),
-                    HopClientKind.URL, log, List.of());
-            case LOOMYLIN_CACHE -> ServerProcess.server(List.of(), pool.toString(), twin, heap, port, URI.create("http://" + ServerProcess.HOST + ":1"),
-                    HopClientKind.URL, log, List.of("--header-cache", Integer.toString(CACHE_LAYER_HEADER_CACHE)));
+            case JETTY -> ServerProcess.bare(pool.toString(), false, false, heap, port, log, jvm);
+            case CONNECTOR -> ServerProcess.bare(pool.toString(), false, true, heap, port, log, jvm);
+            case JAVALIN -> ServerProcess.bare(pool.toString(), true, false, heap, port, log, jvm);
+            case LOOMYLIN -> ServerProcess.server(List.of(), pool.toString(), twin, heap, port, noBackend, HopClientKind.URL, log, List.of(), jvm);
+            case LOOMYLIN_CACHE -> ServerProcess.server(List.of(), pool.toString(), twin, heap, port, noBackend, HopClientKind.URL, log,
+                    List.of("--header-cache", Integer.toString(CACHE_LAYER_HEADER_CACHE)), jvm);
         };
     }
 
@@ -226,7 +228,7 @@ public final class Floor {
         ServerProcess server = null;
         try {
             for (int attempt = 1; ; attempt++) {
-                server = start(layer, pool, twin, heap, log);
+                server = start(layer, pool, twin, heap, log, recording != null);
                 try {
                     if (layer == Layer.LOOMYLIN || layer == Layer.LOOMYLIN_CACHE) server.awaitPool(pool.toString(), twin);
                     else server.awaitReady("/");

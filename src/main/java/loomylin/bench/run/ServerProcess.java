@@ -24,6 +24,11 @@ import loomylin.json.Json;
  */
 public final class ServerProcess implements AutoCloseable {
     public static final String HOST = "127.0.0.1";
+    /**
+     * JVM options that let a flight recording charge an execution sample to the method it ran in: without them the
+     * JIT keeps debug information only at safepoints, and a sample goes to the nearest frame that has it.
+     */
+    public static final List<String> PRECISE_PROFILE = List.of("-XX:+UnlockDiagnosticVMOptions", "-XX:+DebugNonSafepoints");
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration STOP_GRACE = Duration.ofSeconds(10);
 
@@ -58,7 +63,14 @@ public final class ServerProcess implements AutoCloseable {
     /** The same, with more server flags after the bench's own (a later flag wins): an in-flight limit, an admin port. */
     public static ServerProcess server(List<String> launcher, String pool, String twin, String heap, int port, URI backend, HopClientKind hopClient,
                                        Path log, List<String> moreFlags) throws IOException {
-        List<String> jvm = List.of("-Xms" + heap, "-Xmx" + heap, "-XX:+AlwaysPreTouch");
+        return server(launcher, pool, twin, heap, port, backend, hopClient, log, moreFlags, List.of());
+    }
+
+    /** The same, with more JVM options after the bench's own (for example {@link #PRECISE_PROFILE}). */
+    public static ServerProcess server(List<String> launcher, String pool, String twin, String heap, int port, URI backend, HopClientKind hopClient,
+                                       Path log, List<String> moreFlags, List<String> moreJvm) throws IOException {
+        List<String> jvm = new ArrayList<>(List.of("-Xms" + heap, "-Xmx" + heap, "-XX:+AlwaysPreTouch"));
+        jvm.addAll(moreJvm);
         List<String> args = new ArrayList<>(List.of("--twin", twin, "--pools", pool, "--host", HOST, "--port", Integer.toString(port),
                 "--backend", backend.toString(), "--hop-client", hopClient.label(), "--accept-queue", "4096", "--grace-ms", "1000", "--admin-port", "0"));
         args.addAll(moreFlags);
@@ -71,8 +83,10 @@ public final class ServerProcess implements AutoCloseable {
      * Jetty's connector or ({@code loomylinConnector}) a Loomylin server's;
      * the floor a Loomylin server stands on.
      */
-    public static ServerProcess bare(String pool, boolean javalin, boolean loomylinConnector, String heap, int port, Path log) throws IOException {
-        List<String> jvm = List.of("-Xms" + heap, "-Xmx" + heap, "-XX:+AlwaysPreTouch");
+    public static ServerProcess bare(String pool, boolean javalin, boolean loomylinConnector, String heap, int port, Path log, List<String> moreJvm)
+            throws IOException {
+        List<String> jvm = new ArrayList<>(List.of("-Xms" + heap, "-Xmx" + heap, "-XX:+AlwaysPreTouch"));
+        jvm.addAll(moreJvm);
         List<String> args = List.of("bare-jetty", "--pool", pool, "--framework", javalin ? "javalin" : "none", "--connector",
                 loomylinConnector ? "loomylin" : "jetty", "--host", HOST, "--port", Integer.toString(port), "--accept-queue", "4096");
         return start(List.of(), (javalin ? "bare javalin " : "bare jetty ") + pool + (loomylinConnector ? " on Loomylin's connector" : ""), jvm, args, port, log);
