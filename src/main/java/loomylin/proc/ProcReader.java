@@ -33,6 +33,15 @@ public final class ProcReader {
         }
     }
 
+    /** The machine's one-minute load average as /proc/loadavg writes it (e.g. "0.52"); empty where there is none. */
+    public Optional<String> loadAverage() {
+        try {
+            return Optional.of(ProcFile.read(root.resolve("loadavg")).trim().split("\\s+")[0]);
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
     private Optional<String> read(long pid, String file) {
         try {
             return Optional.of(ProcFile.read(root.resolve(Long.toString(pid)).resolve(file)));

@@ -202,10 +202,6 @@ public final class AdmissionBench {
 
     /** The 1-minute load average now, for a run's row ("" where there is none). */
     static String loadAverage() {
-        try {
-            return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
-        } catch (IOException | RuntimeException e) {
-            return "";
-        }
+        return ProcReader.SYSTEM.loadAverage().orElse("");
     }
 }

@@ -287,13 +287,9 @@ public final class Floor {
                 Double.NaN, Double.NaN, Double.NaN, false, "", "", failure.isEmpty() ? "failed" : failure);
     }
 
-    /** The machine's one-minute load average before a run; NaN where there is no /proc/loadavg. */
+    /** The machine's one-minute load average before a run ({@link ProcReader#loadAverage}); NaN where there is none. */
     static double load1() {
-        try {
-            return Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+")[0]);
-        } catch (IOException | RuntimeException e) {
-            return Double.NaN;
-        }
+        return ProcReader.SYSTEM.loadAverage().map(Double::parseDouble).orElse(Double.NaN);
     }
 
     private static double cpuS(ServerProcess server) {
