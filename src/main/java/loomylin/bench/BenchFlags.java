@@ -55,10 +55,10 @@ public final class BenchFlags {
             new Flags.Flag("metrics", "URL", null, "with --target: the servers' admin port, e.g. http://host-b:7004/metrics, for their CPU, memory and threads"),
             new Flags.Flag("target-wait", "S", "0", "with --target: how long to wait for the targets and metrics to answer (servers still starting) before giving up"),
             new Flags.Flag("duration", "DURATION", null, "seed004, bound, admission and db only: how long each measured run lasts (hey -z, wrk -d, oha), e.g. 8s (default " + FibersExperiments.DURATION + "; bound: 20s; admission and db: 30s)"),
-            new Flags.Flag("waits", "MS,MS,...", null, "crossover only: the blocking waits per request of the grid (default " + loomylin.bench.crossover.Crossover.WAITS_MS.toString().replaceAll("[\\[\\] ]", "") + ")"),
-            new Flags.Flag("cpus", "MS,MS,...", null, "crossover only: the CPU ms per request of the grid (default " + loomylin.bench.crossover.Crossover.CPUS_MS.toString().replaceAll("[\\[\\] ]", "") + ")"),
-            new Flags.Flag("calls", "N", null, "crossover only: make every cell's wait N consecutive calls to the backend instead of a sleep (default 0: a sleep)"),
-            new Flags.Flag("rerender", null, null, "crossover, floor, jdk and db: write their report (crossover.md and its maps, jdk.md, db.md and db.png) again from --out's results under today's rules, measuring nothing"),
+            new Flags.Flag("cells", "CELL,CELL,...", null, "crossover only: what a request does, sleepMS, callMS (one backend call), cpuMS or two joined by '+' (default "
+                    + String.join(",", loomylin.bench.crossover.Grid.CELLS.stream().map(loomylin.bench.crossover.Grid.Cell::label).toList()) + ")"),
+            new Flags.Flag("share", "F", null, "crossover only: offer each cell this share of the machine's estimated capacity for it (default " + loomylin.bench.crossover.Crossover.SHARE + "); --rate R offers R to every cell"),
+            new Flags.Flag("rerender", null, null, "crossover, floor, jdk and db: write their report (crossover.md, floor.md, jdk.md, db.md and db.png) again from --out's results under today's rules, measuring nothing"),
             new Flags.Flag("wrk", "PATH", null, "the wrk binary (default: wrk on PATH)"),
             new Flags.Flag("hop-client", "url|jdk|jetty", "url", "the servers' blocking client behind /hops-blocking (compare them with --preset hops)"),
             new Flags.Flag("oha", "PATH", null, "the oha binary (default: oha on PATH, else ~/.cargo/bin/oha)"),
@@ -216,10 +216,10 @@ public final class BenchFlags {
         out.append(String.format("  %-7s %s%n", JdkBench.NAME, "the same servers on the bench's JDK and --java's (a JDK 21: scripts/jdk21.sh): "
                 + String.join(", ", JdkBench.ENDPOINTS) + " on " + String.join(", ", JdkBench.POOLS) + " at c=" + JdkBench.CONCURRENCY + ", --repeat ("
                 + JdkBench.REPEAT + "), --jfr; a plan per JDK in DIR/jdkNN-VERSION, jdk.md side by side"));
-        out.append(String.format("  %-7s %s%n", loomylin.bench.crossover.Crossover.NAME, "where virtual threads pay off: /mixed over a grid of waits (--waits) x CPU (--cpus) on loom, qtp:200,"
-                + " a Little's-law pool, " + loomylin.bench.crossover.Shapes.PREFERRED + ", and /mixed-async on " + String.join(", ", loomylin.bench.crossover.Shapes.ASYNC)
-                + "; wrk windows of --measure (20) s after a --warmup (3s) at c=--concurrency (400); prints its estimate;"
-                + " writes crossover.csv/.md, heat maps, provenance.json"));
+        out.append(String.format("  %-7s %s%n", loomylin.bench.crossover.Crossover.NAME, "where virtual threads pay off, by cost at a fixed load: each cell (--cells)"
+                + " offered one oha open-loop rate (--share of its estimated capacity, or --rate); a sweep of platform pools picks the one a user would size;"
+                + " then --repeat (2) rounds of --pools (loom), qtp:200 and the pick, --measure (20) s windows after settling warm-up slices; A/A pairs"
+                + " set the noise line; rows add up across invocations in one --out; writes crossover.csv/.md, provenance(-N).json"));
         out.append(String.format("  %-7s %s%n", loomylin.bench.crossover.Floor.NAME, "the floor by layer: /wait-blocking?ms=0 on a bare Jetty Handler, on it behind Loomylin's connector, on a bare Javalin route,"
                 + " on a Loomylin server and on one with Jetty's header cache (--layers), on each pool (--pools), oha open loop at --rate (4000) req/s,"
                 + " --measure (30) s windows after settling warm-up slices, --repeat (2) rounds; --jfr splits the CPU samples by owner; rows add up"

@@ -1,13 +1,7 @@
 package loomylin.bench.crossover;
 
-import java.awt.BasicStroke;
-import java.awt.Color;
-import java.awt.Font;
-import java.awt.FontMetrics;
-import java.awt.Graphics2D;
-import java.awt.RenderingHints;
-import java.awt.image.BufferedImage;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,319 +9,273 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.function.Predicate;
 import java.util.function.ToDoubleFunction;
-import javax.imageio.ImageIO;
-import loomylin.bench.fibers.Calibration;
+import java.util.stream.IntStream;
+import loomylin.bench.crossover.Crossover.Phase;
+import loomylin.bench.crossover.Crossover.Role;
+import loomylin.bench.crossover.Crossover.Row;
+import loomylin.bench.output.Invocations;
 import loomylin.bench.output.Spread;
-import loomylin.bench.run.RunResult;
+import loomylin.cli.StartupFailure;
+import loomylin.cli.UsageError;
+import loomylin.jetty.PoolKind;
 
 /**
- * What the crossover grid says: per cell, loom's figure divided by the best platform pool's (the better of
- * qtp:200 and the Little's-law pool, per metric and repeat) and by the async endpoint's, as the median and range
- * over repeats; as tables, as heat maps, and as one sentence naming the least wait per CPU level from which loom
- * matches or beats the best platform pool's throughput.
+ * crossover.md from crossover.csv. Only runs that decide ({@link FixedLoad.Window#decides}) enter a figure; the
+ * others are counted with their marks. The noise line of each metric is the widest spread of an A/A pair (one
+ * pool's two deciding runs of a cell in one invocation); a ratio within it reads as a tie. A comparison is decided
+ * when each side has at least {@link #MIN_RUNS} deciding runs from at least two invocations.
  */
 public final class CrossoverReport {
+    public static final int MIN_RUNS = 3;
+    /** The sweep's pick: the cheapest deciding pool whose p99 is within this many times the lowest deciding p99. */
+    public static final double P99_SLACK = 1.5;
+
     private CrossoverReport() {
     }
 
-    /** loom "matches" a pool when it makes at least this share of its throughput. */
-    public static final double MATCH = 0.95;
-
-    public static final List<String> CSV_COLUMNS;
-
-    static {
-        List<String> columns = new ArrayList<>(List.of("wait_ms", "cpu_ms", "cpu_iterations", "role", "failure"));
-        columns.addAll(RunResult.COLUMNS);
-        CSV_COLUMNS = List.copyOf(columns);
-    }
-
-    /** A figure loom is compared on; {@code higherIsBetter} for throughput, lower for latency and CPU. */
+    /** A figure the pools are compared on, lower is better. */
     public enum Metric {
-        THROUGHPUT("throughput", true, RunResult::rps),
-        P99("p99 latency", false, RunResult::p99Ms),
-        CPU("CPU per request", false, RunResult::cpuMsPerRequest);
+        CPU("CPU per answer", Row::cpuMs), P99("p99", r -> r.w().p99Ms());
 
         public final String title;
-        public final boolean higherIsBetter;
-        final ToDoubleFunction<RunResult> value;
+        final ToDoubleFunction<Row> value;
 
-        Metric(String title, boolean higherIsBetter, ToDoubleFunction<RunResult> value) {
+        Metric(String title, ToDoubleFunction<Row> value) {
             this.title = title;
-            this.higherIsBetter = higherIsBetter;
             this.value = value;
         }
     }
 
-    /** What loom is compared with. */
-    public enum Versus {
-        PLATFORM("the best platform pool", "platform", Grid.Role::platform),
-        ASYNC("async (/mixed-async)", "async", r -> r == Grid.Role.ASYNC);
-
-        public final String title;
-        public final String slug;
-        final Predicate<Grid.Role> roles;
-
-        Versus(String title, String slug, Predicate<Grid.Role> roles) {
-            this.title = title;
-            this.slug = slug;
-            this.roles = roles;
-        }
-
-        public String fileName() {
-            return "crossover-vs-" + slug + ".png";
-        }
-    }
-
-    static String csvLine(Crossover.Row row, Calibration calibration) {
-        Grid.Run run = row.run();
-        List<String> fields = new ArrayList<>(List.of(Integer.toString(run.cell().waitMs()), RunResult.fixed(run.cell().cpuMs(), 3),
-                Integer.toString(Crossover.iterations(calibration, run.cell().cpuMs())), run.role().label,
-                row.failure() == null ? "" : "\"" + row.failure().replace("\"", "'") + "\""));
-        if (row.result() != null) {
-            fields.addAll(row.result().csvFields());
-        } else {
-            fields.addAll(List.of(run.pool().toString(), run.endpoint().toString()));
-            for (int i = 2; i < RunResult.COLUMNS.size(); i++) fields.add("");
-        }
-        return String.join(",", fields) + "\n";
-    }
-
-    /** loom / the best of {@code versus} in one cell, per repeat; empty when a side has no finished run. */
-    public static Spread ratio(List<Crossover.Row> rows, Grid.Cell cell, Metric metric, Versus versus) {
-        List<Double> ratios = new ArrayList<>();
-        for (int repeat : repeats(rows)) {
-            Optional<Double> loom = value(rows, cell, repeat, metric, r -> r == Grid.Role.LOOM);
-            Optional<Double> best = value(rows, cell, repeat, metric, versus.roles);
-            if (loom.isPresent() && best.isPresent() && best.get() > 0) ratios.add(loom.get() / best.get());
-        }
-        return Spread.of(ratios);
-    }
-
-    /** The best value (by the metric's direction) of the finished runs of these roles in one cell and repeat. */
-    private static Optional<Double> value(List<Crossover.Row> rows, Grid.Cell cell, int repeat, Metric metric, Predicate<Grid.Role> roles) {
-        return best(rows, cell, repeat, metric, roles).map(r -> metric.value.applyAsDouble(r.result()));
-    }
-
-    /**
-     * A run may decide a ratio only when it finished, settled (its window's rate within {@link RunResult#SETTLED_WITHIN}
-     * of its warm-up's), was not too short, and the load generator was not the limit: otherwise it measured a ramp,
-     * too few answers, or the client. Runs that do not decide are marked in the table of every run and left out of
-     * every ratio, so a cell whose sides have no deciding run reads "undecided".
-     */
-    static boolean decides(Crossover.Row row) {
-        RunResult r = row.result();
-        return r != null && r.settled() && !r.tooShort() && !r.clientLimited();
-    }
-
-    /** Why a finished run does not decide, for the table of every run; "" when it does. */
-    static String mark(RunResult r) {
-        List<String> why = new ArrayList<>();
-        if (r.clientLimited()) why.add("client-limited");
-        if (!r.settled()) why.add("unsettled");
-        if (r.tooShort()) why.add("too short");
-        return String.join(", ", why);
-    }
-
-    /** The best deciding run of these roles in one cell and repeat. */
-    static Optional<Crossover.Row> best(List<Crossover.Row> rows, Grid.Cell cell, int repeat, Metric metric, Predicate<Grid.Role> roles) {
-        Comparator<Crossover.Row> order = Comparator.comparingDouble(r -> metric.value.applyAsDouble(r.result()));
-        return rows.stream().filter(r -> decides(r) && r.run().cell().equals(cell) && r.run().repeat() == repeat && roles.test(r.run().role()))
-                .filter(r -> !Double.isNaN(metric.value.applyAsDouble(r.result())))
-                .max(metric.higherIsBetter ? order : order.reversed());
-    }
-
-    private static List<Integer> repeats(List<Crossover.Row> rows) {
-        return rows.stream().map(r -> r.run().repeat()).distinct().sorted().toList();
-    }
-
-    static List<Integer> waits(List<Crossover.Row> rows) {
-        return rows.stream().map(r -> r.run().cell().waitMs()).distinct().sorted().toList();
-    }
-
-    static List<Double> cpus(List<Crossover.Row> rows) {
-        return rows.stream().map(r -> r.run().cell().cpuMs()).distinct().sorted().toList();
-    }
-
-    /**
-     * The crossover in words, from the data: per CPU level, the least wait from which loom's throughput is at
-     * least {@link #MATCH} of the best platform pool's at that wait and every longer one measured.
-     */
-    public static String sentence(List<Crossover.Row> rows) {
-        List<String> from = new ArrayList<>();
-        List<String> never = new ArrayList<>();
-        List<String> undecided = new ArrayList<>();
-        List<Integer> waits = waits(rows);
-        for (double cpu : cpus(rows)) {
-            Integer least = null;
-            boolean decided = true;
-            for (int wait : waits.reversed()) {
-                Spread s = ratio(rows, new Grid.Cell(wait, cpu), Metric.THROUGHPUT, Versus.PLATFORM);
-                if (s.count() == 0) {
-                    decided = least != null;
-                    break;
-                }
-                if (s.median() < MATCH) break;
-                least = wait;
-            }
-            if (!decided) undecided.add(ms(cpu));
-            else if (least == null) never.add(ms(cpu));
-            else from.add("from a wait of " + least + " ms with " + ms(cpu) + " ms of CPU per request ("
-                    + times(ratio(rows, new Grid.Cell(least, cpu), Metric.THROUGHPUT, Versus.PLATFORM)) + " there)");
-        }
-        StringBuilder out = new StringBuilder(String.format(Locale.ROOT,
-                "Crossover: virtual threads (loom) matched or beat the best platform pool's throughput (at least %.2fx, at that wait and every longer one measured) ", MATCH));
-        if (!from.isEmpty()) out.append(String.join("; ", from));
-        if (!never.isEmpty()) out.append(from.isEmpty() ? "" : "; ").append("with ").append(String.join(", ", never))
-                .append(" ms of CPU at no wait measured up to ").append(waits.isEmpty() ? "-" : waits.getLast()).append(" ms");
-        if (!undecided.isEmpty()) out.append(from.isEmpty() && never.isEmpty() ? "nowhere decided" : "").append("; undecided with ")
-                .append(String.join(", ", undecided)).append(" ms of CPU (no settled run that the client did not limit on both sides at the longest wait)");
-        return out.append('.').toString();
-    }
-
-    /** The platform pool (or async pool) that was best in most repeats of a cell, for the maps' labels. */
-    static Optional<String> bestPool(List<Crossover.Row> rows, Grid.Cell cell, Metric metric, Versus versus) {
-        return repeats(rows).stream().map(r -> best(rows, cell, r, metric, versus.roles)).flatMap(Optional::stream)
-                .map(r -> r.run().pool().toString()).collect(java.util.stream.Collectors.groupingBy(p -> p, java.util.stream.Collectors.counting()))
-                .entrySet().stream().max(java.util.Map.Entry.comparingByValue()).map(java.util.Map.Entry::getKey);
-    }
-
-    /** "1.33x (0.69-1.97)", or "1.33x" for one repeat. */
-    static String times(Spread s) {
-        String median = RunResult.fixed(s.median(), 2) + "x";
-        return s.count() > 1 && s.min() != s.max() ? median + " (" + RunResult.fixed(s.min(), 2) + "-" + RunResult.fixed(s.max(), 2) + ")" : median;
-    }
-
-    static String ms(double cpu) {
-        return RunResult.fixed(cpu, cpu == Math.rint(cpu) ? 0 : 2);
-    }
-
-    static void write(Path dir, String commandLine, Crossover.Settings s, Calibration calibration, List<Crossover.Row> rows) throws IOException {
-        List<String> charts = new ArrayList<>();
-        for (Versus v : Versus.values()) {
-            if (heatMaps(dir.resolve(v.fileName()), rows, v)) charts.add(v.fileName());
-            else Files.deleteIfExists(dir.resolve(v.fileName()));
-        }
-        StringBuilder md = new StringBuilder("# The crossover map\n\n");
-        md.append("Command: `").append(commandLine).append("` (provenance in provenance.json).\n\n");
-        md.append(String.format(Locale.ROOT, "Each cell is `/mixed?cpu=ITERATIONS&sleep=WAIT&file=0%s` (%.0f SHA-256 iterations per ms of CPU, calibrated at the start; %s)"
-                + " closed-loop at c=%d with wrk: a %d s warm-up at the same concurrency, then a %d s window; %d repeat(s), interleaved across the pools;"
-                + " a fresh server JVM per run. Pools: `loom`, `qtp:200`, `little` (the platform pool Little's law sizes for the cell:"
-                + " min(c, cores x (wait + cpu) / cpu) request threads plus the connector's 2, cpu taken as at least %s ms), `preferred` (`%s`),"
-                + " and `/mixed-async` on %s. Ratios are loom's figure over the other's, the median of the repeats with their range;"
-                + " for throughput above 1 is better for loom, for p99 and CPU per request below 1. Only runs that settled, were not too short"
-                + " and were not client-limited decide a ratio; a cell without such runs on both sides reads undecided, and the table of every"
-                + " run marks the others.%n%n",
-                s.calls() > 0 ? "&calls=" + s.calls() : "", calibration.iterationsPerMs(),
-                s.calls() > 0 ? "the wait as " + s.calls() + " consecutive calls to the backend's /echo" : "the wait as a sleep", s.concurrency(), s.warmup().toSeconds(), s.measureS(), s.repeat(), Grid.SIZING_CPU_FLOOR_MS,
-                Shapes.PREFERRED, String.join(", ", Shapes.ASYNC)));
-        md.append(sentence(rows)).append("\n\n");
-        charts.forEach(c -> md.append("![").append(c).append("](").append(c).append(")\n\n"));
-        for (Versus v : Versus.values()) {
-            for (Metric m : Metric.values()) {
-                md.append("## loom vs ").append(v.title).append(": ").append(m.title).append("\n\n| CPU ms \\ wait ms |");
-                waits(rows).forEach(w -> md.append(' ').append(w).append(" |"));
-                md.append("\n|---|").append("---|".repeat(waits(rows).size())).append('\n');
-                for (double cpu : cpus(rows)) {
-                    md.append("| ").append(ms(cpu)).append(" |");
-                    for (int w : waits(rows)) {
-                        Spread sp = ratio(rows, new Grid.Cell(w, cpu), m, v);
-                        md.append(' ').append(sp.count() == 0 ? "undecided" : times(sp) + " vs `" + bestPool(rows, new Grid.Cell(w, cpu), m, v).orElse("?") + "`")
-                                .append(" |");
-                    }
-                    md.append('\n');
-                }
-                md.append('\n');
-            }
-        }
-        md.append("## Every run\n\n| wait ms | CPU ms | role | pool | endpoint | req/s | p50 ms | p99 ms | CPU ms/req | OS threads | errors | note |\n"
-                + "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-        for (Crossover.Row r : rows) {
-            RunResult x = r.result();
-            md.append(String.format(Locale.ROOT, "| %d | %s | %s | `%s` | `/%s` | %s | %s | %s | %s | %s | %s | %s |%n", r.run().cell().waitMs(),
-                    ms(r.run().cell().cpuMs()), r.run().role().label, r.run().pool(), r.run().endpoint(),
-                    x == null ? "" : RunResult.fixed(x.rps(), 1), x == null ? "" : RunResult.fixed(x.p50Ms(), 2), x == null ? "" : RunResult.fixed(x.p99Ms(), 2),
-                    x == null ? "" : RunResult.fixed(x.cpuMsPerRequest(), 3), x == null ? "" : RunResult.count(x.peakThreads()),
-                    x == null ? "" : Long.toString(x.errors()),
-                    x == null ? "failed: " + r.failure().replace("|", "/") : mark(x)));
-        }
-        Files.writeString(dir.resolve(Crossover.REPORT), md.toString());
-    }
-
-    private static final int MAP_W = 600;
-    private static final int MAP_H = 420;
-
-    /** Three heat maps side by side (throughput, p99, CPU per request), undecided cells grey; false when the grid is empty. */
-    static boolean heatMaps(Path file, List<Crossover.Row> rows, Versus versus) throws IOException {
-        List<Integer> waits = waits(rows);
-        List<Double> cpus = cpus(rows);
-        if (waits.isEmpty() || cpus.isEmpty()) return false;
-        System.setProperty("java.awt.headless", "true");
-        BufferedImage image = new BufferedImage(MAP_W * Metric.values().length, MAP_H, BufferedImage.TYPE_INT_RGB);
-        Graphics2D g = image.createGraphics();
+    /** Writes crossover.md from {@code dir}'s crossover.csv; measures nothing. */
+    static Path rerender(Path dir, PrintStream out) {
+        Path csv = dir.resolve(Crossover.CSV);
+        if (!Files.exists(csv)) throw new UsageError("--rerender: no " + Crossover.CSV + " in " + dir);
+        List<Row> rows;
         try {
-            g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
-            g.setColor(Color.WHITE);
-            g.fillRect(0, 0, image.getWidth(), image.getHeight());
-            for (int m = 0; m < Metric.values().length; m++) {
-                Metric metric = Metric.values()[m];
-                int x0 = m * MAP_W + 90;
-                int y0 = 50;
-                int cellW = (MAP_W - 110) / waits.size();
-                int cellH = (MAP_H - 110) / cpus.size();
-                g.setColor(Color.BLACK);
-                g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 15));
-                g.drawString("loom / " + versus.slug + ": " + metric.title, m * MAP_W + 20, 28);
-                g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
-                for (int yi = 0; yi < cpus.size(); yi++) {
-                    double cpu = cpus.get(cpus.size() - 1 - yi); // most CPU at the top
-                    g.setColor(Color.BLACK);
-                    g.drawString(ms(cpu), x0 - 40, y0 + yi * cellH + cellH / 2 + 5);
-                    for (int xi = 0; xi < waits.size(); xi++) {
-                        Spread s = ratio(rows, new Grid.Cell(waits.get(xi), cpu), metric, versus);
-                        int x = x0 + xi * cellW;
-                        int y = y0 + yi * cellH;
-                        g.setColor(s.count() == 0 ? new Color(0xdddddd) : colour(s.median(), metric.higherIsBetter));
-                        g.fillRect(x, y, cellW, cellH);
-                        g.setColor(Color.WHITE);
-                        g.setStroke(new BasicStroke(2f));
-                        g.drawRect(x, y, cellW, cellH);
-                        g.setColor(Color.BLACK);
-                        if (s.count() > 0) {
-                            centred(g, RunResult.fixed(s.median(), 2) + "x", x + cellW / 2, y + cellH / 2 - 2);
-                            if (s.count() > 1 && s.min() != s.max())
-                                centred(g, RunResult.fixed(s.min(), 2) + "-" + RunResult.fixed(s.max(), 2), x + cellW / 2, y + cellH / 2 + 14);
-                            Optional<String> vs = bestPool(rows, new Grid.Cell(waits.get(xi), cpu), metric, versus);
-                            if (vs.isPresent()) centred(g, "vs " + vs.get(), x + cellW / 2, y + cellH / 2 + 28);
-                        } else {
-                            centred(g, "undecided", x + cellW / 2, y + cellH / 2);
-                        }
-                    }
-                }
-                g.setColor(Color.BLACK);
-                for (int xi = 0; xi < waits.size(); xi++) centred(g, waits.get(xi).toString(), x0 + xi * cellW + cellW / 2, y0 + cpus.size() * cellH + 18);
-                centred(g, "blocking wait per request (ms)", x0 + waits.size() * cellW / 2, y0 + cpus.size() * cellH + 38);
-                g.drawString("CPU ms", m * MAP_W + 20, y0 - 8);
-                g.drawString(metric.higherIsBetter ? "green: loom higher (better)" : "green: loom lower (better)", m * MAP_W + 20, MAP_H - 12);
-            }
-        } finally {
-            g.dispose();
+            rows = Invocations.rows(csv).stream().map(Row::fromCsv).toList();
+        } catch (IOException e) {
+            throw new StartupFailure("bench: " + e.getMessage());
+        } catch (RuntimeException e) {
+            throw new UsageError(csv + " cannot be read as the crossover's results: " + e.getMessage());
         }
-        ImageIO.write(image, "png", file.toFile()); // also when nothing decided: every cell then says so
-        return true;
+        try {
+            Files.writeString(dir.resolve(Crossover.REPORT), report(rows));
+        } catch (IOException e) {
+            throw new StartupFailure("bench: " + e.getMessage());
+        }
+        out.println(sentence(rows));
+        out.printf("bench: %s written from %d runs in %s%n", dir.resolve(Crossover.REPORT), rows.size(), csv);
+        return dir;
     }
 
-    /** Green where loom is better, red where worse, white at parity; full colour at 4x either way. */
-    static Color colour(double ratio, boolean higherIsBetter) {
-        double good = Math.log(ratio) / Math.log(4) * (higherIsBetter ? 1 : -1);
-        double t = Math.max(-1, Math.min(1, good));
-        int fade = (int) Math.round(255 * (1 - Math.abs(t)));
-        return t >= 0 ? new Color(fade, 255 - (int) Math.round(80 * Math.abs(t)), fade) : new Color(255, fade, fade);
+    /** The sweep's pick for a cell: the cheapest deciding sweep run whose p99 is within {@link #P99_SLACK} of the best; empty when none decided. */
+    public static Optional<PoolKind> best(List<Row> rows, Grid.Cell cell) {
+        List<Row> deciding = rows.stream().filter(r -> r.phase() == Phase.SWEEP && r.cell().equals(cell) && r.decides()).toList();
+        double lowest = deciding.stream().mapToDouble(r -> r.w().p99Ms()).min().orElse(Double.NaN);
+        return deciding.stream().filter(r -> r.w().p99Ms() <= P99_SLACK * lowest).min(Comparator.comparingDouble(Row::cpuMs)).map(Row::pool);
     }
 
-    private static void centred(Graphics2D g, String text, int cx, int cy) {
-        FontMetrics fm = g.getFontMetrics();
-        g.drawString(text, cx - fm.stringWidth(text) / 2, cy + fm.getAscent() / 2 - 2);
+    /** The widest A/A spread of a metric: over every pool's two deciding comparison runs of a cell in one invocation, max/min - 1; NaN with no pair. */
+    public static double noise(List<Row> rows, Metric metric) {
+        double widest = Double.NaN;
+        for (List<Row> pair : pairs(rows)) {
+            double a = metric.value.applyAsDouble(pair.get(0));
+            double b = metric.value.applyAsDouble(pair.get(1));
+            double spread = Math.max(a, b) / Math.min(a, b) - 1;
+            if (Double.isNaN(widest) || spread > widest) widest = spread;
+        }
+        return widest;
+    }
+
+    /** A/A pairs: per invocation, cell, role and pool, the first two deciding comparison runs. */
+    static List<List<Row>> pairs(List<Row> rows) {
+        List<List<Row>> pairs = new ArrayList<>();
+        List<String> seen = new ArrayList<>();
+        for (Row r : rows) {
+            if (r.phase() != Phase.COMPARE || !r.decides()) continue;
+            String key = r.invocation() + " " + r.cell() + " " + r.role() + " " + r.pool();
+            if (seen.contains(key)) continue;
+            List<Row> same = rows.stream().filter(x -> x.phase() == Phase.COMPARE && x.decides() && x.invocation() == r.invocation()
+                    && x.cell().equals(r.cell()) && x.role() == r.role() && x.pool().equals(r.pool())).limit(2).toList();
+            seen.add(key);
+            if (same.size() == 2) pairs.add(same);
+        }
+        return pairs;
+    }
+
+    /** The comparison runs of a cell that stand for {@code role}: the sweep's pick is Jetty's default pool's runs when the sweep picked it. */
+    static List<Row> runs(List<Row> rows, Grid.Cell cell, Role role, PoolKind virtual) {
+        List<Row> of = rows.stream().filter(r -> r.phase() == Phase.COMPARE && r.cell().equals(cell) && r.role() == role
+                && (role != Role.VIRTUAL || r.pool().equals(virtual))).toList();
+        if (role == Role.BEST && of.isEmpty()) return runs(rows, cell, Role.DEFAULT, virtual);
+        return of;
+    }
+
+    /** A comparison of {@code virtual}'s runs with another role's on one metric: the ratio of medians and how it reads. */
+    record Verdict(double ratio, String reading, boolean decided) {
+    }
+
+    static Verdict verdict(List<Row> mine, List<Row> theirs, Metric metric, double noise) {
+        List<Row> a = mine.stream().filter(Row::decides).toList();
+        List<Row> b = theirs.stream().filter(Row::decides).toList();
+        double ratio = a.isEmpty() || b.isEmpty() ? Double.NaN : spread(a, metric.value).median() / spread(b, metric.value).median();
+        if (a.size() < MIN_RUNS || b.size() < MIN_RUNS || invocations(a) < 2 || invocations(b) < 2)
+            return new Verdict(ratio, String.format(Locale.ROOT, "undecided (%d and %d deciding runs from %d and %d invocations)", a.size(), b.size(),
+                    invocations(a), invocations(b)), false);
+        if (Double.isNaN(noise)) return new Verdict(ratio, "undecided (no A/A pair to read the noise from)", false);
+        if (ratio * (1 + noise) <= 1) return new Verdict(ratio, "virtual threads lower", true);
+        if (ratio >= 1 + noise) return new Verdict(ratio, "virtual threads higher", true);
+        return new Verdict(ratio, "a tie", true);
+    }
+
+    private static long invocations(List<Row> rows) {
+        return rows.stream().mapToInt(Row::invocation).distinct().count();
+    }
+
+    static String report(List<Row> rows) {
+        List<Grid.Cell> cells = rows.stream().map(Row::cell).distinct().toList();
+        List<PoolKind> virtual = rows.stream().filter(r -> r.role() == Role.VIRTUAL).map(Row::pool).distinct().toList();
+        int invocations = rows.stream().mapToInt(Row::invocation).max().orElse(0);
+        double cpuNoise = noise(rows, Metric.CPU);
+        double p99Noise = noise(rows, Metric.P99);
+        StringBuilder md = new StringBuilder("# The crossover: where virtual threads pay off, by cost at a fixed load\n\n");
+        md.append(String.format(Locale.ROOT, "%d runs from %d invocation(s), each invocation's command and machine in its provenance file (%s). ", rows.size(),
+                invocations, String.join(", ", IntStream.rangeClosed(1, Math.max(1, invocations)).mapToObj(Invocations::provenanceFile).toList())));
+        md.append(String.format(Locale.ROOT, "Each cell is what a request does (`cpuN`: N ms of SHA-256 work; `sleepN`: a sleep of N ms; `callN`: one blocking HTTP"
+                + " call to the backend, which answers after N ms) and is offered one open-loop rate by oha, the same to every pool. Every run is a fresh"
+                + " server JVM: warm-up slices at that rate until two in a row cost the same CPU per answer within %.0f %% (%d to %d slices), an idle"
+                + " pause (comparison runs), then the window. CPU per answer is the server JVM's CPU over the window over its answers. A run decides"
+                + " when it settled, answered at least %.0f %% of what was offered as fast as it was offered, had no error and the client was not the"
+                + " limit; the others are counted with their marks and left out of every figure. A sweep of platform pools picks, per cell, the"
+                + " cheapest deciding pool whose p99 is within %.1fx of the lowest (*best*); the comparison then runs the virtual-thread pools, Jetty's"
+                + " default `qtp:200` and the pick, twice per invocation.%n%n",
+                100 * FixedLoad.SETTLE_SHARE, FixedLoad.MIN_SLICES, FixedLoad.MAX_SLICES, 100 * FixedLoad.RATE_MET_SHARE, P99_SLACK));
+        md.append(sentence(rows)).append("\n\n");
+
+        md.append("## The noise line\n\n");
+        md.append("A/A pairs: one pool's two deciding runs of a cell in one invocation. The widest spread of a pair (larger over smaller, less one) is"
+                + " the line within which a ratio reads as a tie.\n\n");
+        md.append("| metric | A/A pairs | median spread | widest spread (the noise line) |\n|---|---|---|---|\n");
+        for (Metric m : Metric.values()) {
+            List<Double> spreads = pairs(rows).stream().map(p -> {
+                double a = m.value.applyAsDouble(p.get(0));
+                double b = m.value.applyAsDouble(p.get(1));
+                return Math.max(a, b) / Math.min(a, b) - 1;
+            }).toList();
+            Spread s = Spread.of(spreads);
+            md.append(String.format(Locale.ROOT, "| %s | %d | %s | %s |%n", m.title, s.count(), percent(s.median()), percent(s.max())));
+        }
+
+        md.append("\n## The sweep: which platform pool a user would size for the load\n\n");
+        md.append("| cell | offered req/s | connections | pool | CPU ms/answer | 2xx p99 ms | decides | picked |\n|---|---|---|---|---|---|---|---|\n");
+        for (Grid.Cell cell : cells) {
+            Optional<PoolKind> best = best(rows, cell);
+            for (Row r : rows.stream().filter(r -> r.phase() == Phase.SWEEP && r.cell().equals(cell)).toList()) {
+                md.append(String.format(Locale.ROOT, "| %s | %d | %d | `%s` | %s | %s | %s | %s |%n", cell.label(), r.w().offeredRps(), r.connections(),
+                        r.pool(), FixedLoad.fixed(r.cpuMs(), 4), FixedLoad.fixed(r.w().p99Ms(), 1),
+                        r.failed() ? "failed: " + r.failure() : r.decides() ? "yes" : "no: " + String.join(", ", r.w().marks()),
+                        best.isPresent() && best.get().equals(r.pool()) ? "**best**" : ""));
+            }
+        }
+
+        md.append("\n## Each pool at the cell's load\n\n");
+        md.append("Median (range) over deciding runs.\n\n");
+        md.append("| cell | offered req/s | pool | role | CPU ms/answer | idle CPU ms/s | 2xx p99 ms | 2xx p99.9 ms | deciding runs | not deciding |\n"
+                + "|---|---|---|---|---|---|---|---|---|---|\n");
+        for (Grid.Cell cell : cells) {
+            List<Row> compare = rows.stream().filter(r -> r.phase() == Phase.COMPARE && r.cell().equals(cell)).toList();
+            List<String> done = new ArrayList<>();
+            for (Row first : compare) {
+                String key = first.role() + " " + first.pool();
+                if (done.contains(key)) continue;
+                done.add(key);
+                List<Row> all = compare.stream().filter(r -> r.role() == first.role() && r.pool().equals(first.pool())).toList();
+                List<Row> deciding = all.stream().filter(Row::decides).toList();
+                md.append(String.format(Locale.ROOT, "| %s | %d | `%s` | %s | %s | %s | %s | %s | %d of %d (%d invocations) | %s |%n", cell.label(),
+                        first.w().offeredRps(), first.pool(), first.role().label, spread(deciding, Row::cpuMs).text(4),
+                        spread(deciding, r -> r.w().idleCpuMsPerS()).text(1), spread(deciding, r -> r.w().p99Ms()).text(1),
+                        spread(deciding, r -> r.w().p999Ms()).text(1), deciding.size(), all.size(), invocations(deciding),
+                        marks(all.stream().filter(Row::failed).count(), all.stream().filter(r -> !r.failed()).map(Row::w).toList())));
+            }
+        }
+
+        md.append(String.format(Locale.ROOT, "%n## Virtual threads against the platform pools%n%nThe ratio of medians (virtual threads over the other pool; below 1 is"
+                + " cheaper or faster), read against the noise line: CPU per answer %s, p99 %s. Decided with at least %d deciding runs on each side from"
+                + " at least two invocations.%n%n", percent(cpuNoise), percent(p99Noise), MIN_RUNS));
+        md.append("| cell | pool | against | CPU per answer | reads | p99 | reads |\n|---|---|---|---|---|---|---|\n");
+        for (Grid.Cell cell : cells) {
+            for (PoolKind v : virtual) {
+                List<Row> mine = runs(rows, cell, Role.VIRTUAL, v);
+                if (mine.isEmpty()) continue;
+                for (Role against : List.of(Role.BEST, Role.DEFAULT)) {
+                    List<Row> theirs = runs(rows, cell, against, v);
+                    if (theirs.isEmpty()) continue;
+                    Verdict cpu = verdict(mine, theirs, Metric.CPU, cpuNoise);
+                    Verdict p99 = verdict(mine, theirs, Metric.P99, p99Noise);
+                    md.append(String.format(Locale.ROOT, "| %s | `%s` | %s `%s` | %s | %s | %s | %s |%n", cell.label(), v,
+                            against == Role.BEST ? "best" : "default", theirs.getFirst().pool(), ratio(cpu.ratio()), cpu.reading(), ratio(p99.ratio()),
+                            p99.reading()));
+                }
+            }
+        }
+        return md.toString();
+    }
+
+    /** The report's one paragraph, starting "Crossover:": per cell, the first virtual-thread pool against the sweep's pick. */
+    static String sentence(List<Row> rows) {
+        List<Grid.Cell> cells = rows.stream().map(Row::cell).distinct().toList();
+        Optional<PoolKind> virtual = rows.stream().filter(r -> r.role() == Role.VIRTUAL).map(Row::pool).findFirst();
+        double cpuNoise = noise(rows, Metric.CPU);
+        double p99Noise = noise(rows, Metric.P99);
+        List<String> decided = new ArrayList<>();
+        List<String> undecided = new ArrayList<>();
+        for (Grid.Cell cell : cells) {
+            if (virtual.isEmpty()) break;
+            List<Row> mine = runs(rows, cell, Role.VIRTUAL, virtual.get());
+            List<Row> theirs = runs(rows, cell, Role.BEST, virtual.get());
+            if (mine.isEmpty() || theirs.isEmpty()) continue;
+            Verdict cpu = verdict(mine, theirs, Metric.CPU, cpuNoise);
+            Verdict p99 = verdict(mine, theirs, Metric.P99, p99Noise);
+            if (!cpu.decided() && !p99.decided()) {
+                undecided.add(cell.label());
+                continue;
+            }
+            decided.add(String.format(Locale.ROOT, "with %s (against `%s`) %s CPU per answer (%s) and %s p99 (%s)", cell.label(), theirs.getFirst().pool(),
+                    ratio(cpu.ratio()), short_(cpu), ratio(p99.ratio()), short_(p99)));
+        }
+        if (virtual.isEmpty()) return "Crossover: no virtual-thread pool was measured.";
+        String head = "Crossover: at a fixed load well inside the machine, `" + virtual.get() + "` against the platform pool a sweep picked for that load had ";
+        String body = decided.isEmpty() ? "no decided cell" : String.join("; ", decided);
+        return head + body + (undecided.isEmpty() ? "." : "; undecided with " + String.join(", ", undecided) + " (too few deciding runs).")
+                + String.format(Locale.ROOT, " A tie is within the widest A/A spread: %s for CPU per answer, %s for p99.", percent(cpuNoise), percent(p99Noise));
+    }
+
+    private static String short_(Verdict v) {
+        return v.decided() ? v.reading() : "undecided";
+    }
+
+    /** "2 failed, 1 unsettled, 3 client-limited", or "-". */
+    static String marks(long failed, List<FixedLoad.Window> measured) {
+        List<String> order = List.of("no answers", "unsettled", "client-limited", "missed the rate", "with errors");
+        List<String> marks = new ArrayList<>();
+        if (failed > 0) marks.add(failed + " failed");
+        for (String mark : order) {
+            long n = measured.stream().filter(w -> w.marks().contains(mark)).count();
+            if (n > 0) marks.add(n + " " + mark);
+        }
+        return marks.isEmpty() ? "-" : String.join(", ", marks);
+    }
+
+    private static Spread spread(List<Row> rows, ToDoubleFunction<Row> f) {
+        return Spread.of(rows.stream().map(f::applyAsDouble).filter(d -> !Double.isNaN(d)).toList());
+    }
+
+    private static String ratio(double r) {
+        return Double.isNaN(r) ? "-" : String.format(Locale.ROOT, "%.2fx", r);
+    }
+
+    private static String percent(double share) {
+        return Double.isNaN(share) ? "-" : String.format(Locale.ROOT, "%.1f %%", 100 * share);
     }
 }

@@ -15,13 +15,9 @@ import java.util.Map;
 import java.util.Set;
 import loomylin.bench.load.Client;
 import loomylin.bench.load.ClientBinary;
-import loomylin.bench.load.OhaRun;
-import loomylin.bench.measure.CodeOwners;
-import loomylin.bench.measure.FlightRecording;
 import loomylin.bench.output.Invocations;
 import loomylin.bench.output.Progress;
 import loomylin.bench.output.Provenance;
-import loomylin.bench.run.ClientLimit;
 import loomylin.bench.run.FreePort;
 import loomylin.bench.run.ServerProcess;
 import loomylin.cli.Flags;
@@ -31,8 +27,6 @@ import loomylin.jetty.HopClientKind;
 import loomylin.jetty.PoolKind;
 import loomylin.jetty.ServerOptions;
 import loomylin.jetty.Twin;
-import loomylin.proc.ProcReader;
-import loomylin.proc.ProcStat;
 
 /**
  * {@code bench --preset floor}: what each layer under a Loomylin request costs, by CPU per answer at one fixed
@@ -55,13 +49,7 @@ public final class Floor {
     public static final int CONNECTIONS = 16;
     public static final int MEASURE_S = 30;
     public static final Duration SLICE = Duration.ofSeconds(5);
-    public static final int MIN_SLICES = 2;
-    public static final int MAX_SLICES = 8;
-    /** Two warm-up slices in a row whose CPU per answer differ by at most this share settle a run. */
-    public static final double SETTLE_SHARE = 0.10;
     public static final Duration IDLE = Duration.ofSeconds(5);
-    /** A window met its rate when it answered at least this share of what was offered. */
-    public static final double RATE_MET_SHARE = 0.97;
     public static final int REPEAT = 2;
     public static final String HEAP = "512m";
     /** The header cache of the {@link Layer#LOOMYLIN_CACHE} layer: Jetty's default. */
@@ -100,36 +88,32 @@ public final class Floor {
     }
 
     /** One run: what it asked and what it measured; {@code failure} non-empty when it measured nothing. */
-    public record Row(int invocation, Layer layer, PoolKind pool, int round, Instant start, Instant end, double load1, int warmupSlices,
-                      boolean settled, double idleCpuMsPerS, int offeredRps, double durationS, long answers, long errors, double cpuS,
-                      double p50Ms, double p99Ms, double p999Ms, double clientCpuPct, double serverCpuPct, boolean clientLimited,
-                      String owners, String topLoomylin, String failure) {
-        public static final List<String> COLUMNS = List.of(Invocations.COLUMN, "layer", "pool", "round", "start", "end", "load1", "warmup_slices",
-                "settled", "idle_cpu_ms_per_s", "offered_rps", "duration_s", "answers", "errors", "cpu_s", "cpu_ms_per_req", "net_cpu_ms_per_req",
-                "p50_ms", "p99_ms", "p999_ms", "client_cpu_pct", "server_cpu_pct", "client_limited", "rate_met", "decides", "jfr_owners",
-                "jfr_top_loomylin", "failure");
+    public record Row(int invocation, Layer layer, PoolKind pool, int round, Instant start, Instant end, double load1, FixedLoad.Window w,
+                      String failure) {
+        public static final List<String> COLUMNS;
+
+        static {
+            List<String> columns = new ArrayList<>(List.of(Invocations.COLUMN, "layer", "pool", "round", "start", "end", "load1"));
+            columns.addAll(FixedLoad.Window.COLUMNS);
+            columns.add("failure");
+            COLUMNS = List.copyOf(columns);
+        }
 
         public boolean failed() {
             return !failure.isEmpty();
         }
 
-        /** Server CPU over the window per answer. */
         public double cpuMsPerRequest() {
-            return answers == 0 ? Double.NaN : 1000 * cpuS / answers;
+            return w.cpuMsPerRequest();
         }
 
-        /** The same less what the idle JVM spent over as long: the request's own CPU. */
         public double netCpuMsPerRequest() {
-            return answers == 0 ? Double.NaN : (1000 * cpuS - idleCpuMsPerS * durationS) / answers;
-        }
-
-        public boolean rateMet() {
-            return !failed() && answers >= RATE_MET_SHARE * offeredRps * Math.round(durationS);
+            return w.netCpuMsPerRequest();
         }
 
         /** Whether this run may decide anything. */
         public boolean decides() {
-            return !failed() && settled && rateMet() && !clientLimited && errors == 0;
+            return !failed() && w.decides();
         }
     }
 
@@ -172,7 +156,7 @@ public final class Floor {
             int invocation = Invocations.next(csv, String.join(",", Row.COLUMNS));
             Path log = dir.resolve("servers.log");
             if (!Files.exists(log)) Files.writeString(log, "");
-            long perRun = (MIN_SLICES + 1) * slice.toSeconds() + idle.toSeconds() + measureS + Crossover.OVERHEAD_S;
+            long perRun = (FixedLoad.MIN_SLICES + 1) * slice.toSeconds() + idle.toSeconds() + measureS + Crossover.OVERHEAD_S;
             out.printf(Locale.ROOT, "bench: preset %s, invocation %d: %d runs (%d pools x %d layers x %d rounds), oha open loop at %d req/s over %d connections,"
                             + " %d s windows after settling warm-up slices of %d s and %d s idle, about %d minutes -> %s%n",
                     NAME, invocation, total, pools.size(), layers.size(), rounds, rate, connections, measureS, slice.toSeconds(), idle.toSeconds(),
@@ -186,7 +170,7 @@ public final class Floor {
                     for (Layer layer : layers) {
                         Files.writeString(log, "=== " + layer.label + " " + pool + " invocation " + invocation + " round " + round + "\n", StandardOpenOption.APPEND);
                         Path recording = jfr ? dir.resolve(RECORDINGS).resolve(invocation + "-" + round + "-" + layer.label + "-" + pool.toString().replace(':', '_') + ".jfr") : null;
-                        Row row = one(invocation, layer, pool, round, twin, heap, oha, new Load(rate, connections, slice, idle, measureS, timeoutS), clientLimit, cores, log, recording);
+                        Row row = one(invocation, layer, pool, round, twin, heap, oha, new FixedLoad.Load(rate, connections, slice, idle, measureS, timeoutS), clientLimit, cores, log, recording);
                         Files.writeString(csv, FloorReport.csvLine(row), StandardOpenOption.APPEND);
                         done++;
                         out.printf(Locale.ROOT, "[%d/%d] %s %s round %d: %s%n", done, total, layer.label, pool, round, row.failed() ? "FAILED: " + row.failure()
@@ -216,15 +200,11 @@ public final class Floor {
         };
     }
 
-    /** What oha offers a run: {@code rate} over {@code connections}, warm-up slices of {@code slice}, {@code idle} with none, the window. */
-    record Load(int rate, int connections, Duration slice, Duration idle, int measureS, int timeoutS) {
-    }
-
-    private static Row one(int invocation, Layer layer, PoolKind pool, int round, String twin, String heap, Path oha, Load load, int clientLimit,
+    private static Row one(int invocation, Layer layer, PoolKind pool, int round, String twin, String heap, Path oha, FixedLoad.Load load, int clientLimit,
                            int cores, Path log, Path recording) throws IOException {
         int rate = load.rate();
         Instant start = Instant.now();
-        double load1 = load1();
+        double load1 = FixedLoad.load1();
         ServerProcess server = null;
         try {
             for (int attempt = 1; ; attempt++) {
@@ -238,40 +218,8 @@ public final class Floor {
                     if (!server.portTaken() || attempt == 3) throw e;
                 }
             }
-            URI url = server.uri(LOOMYLIN_ENDPOINT);
-            int slices = 0;
-            boolean settled = false;
-            double previous = Double.NaN;
-            while (slices < MAX_SLICES && !settled) {
-                double before = cpuS(server);
-                OhaRun.Split slice = OhaRun.openSplit(oha, url, rate, load.slice(), load.connections(), load.timeoutS(), null);
-                double perAnswer = (cpuS(server) - before) / Math.max(1, slice.all().ok());
-                slices++;
-                settled = slices >= MIN_SLICES && Math.abs(perAnswer / previous - 1) <= SETTLE_SHARE;
-                previous = perAnswer;
-            }
-            double idleBefore = cpuS(server);
-            Thread.sleep(load.idle().toMillis());
-            double idleCpuMsPerS = 1000 * (cpuS(server) - idleBefore) / load.idle().toSeconds();
-            FlightRecording flight = recording == null ? null : FlightRecording.start(server.pid(), recording, FlightRecording.SAMPLE_EVERY_MS);
-            double before = cpuS(server);
-            OhaRun.Split window = OhaRun.openSplit(oha, url, rate, Duration.ofSeconds(load.measureS()), load.connections(), load.timeoutS(), null);
-            double cpuS = cpuS(server) - before;
-            String owners = "";
-            String top = "";
-            if (flight != null) {
-                flight.stop();
-                CodeOwners.Split split = CodeOwners.read(recording);
-                owners = split.shares();
-                top = split.topLoomylin(3);
-            }
-            if (!server.alive()) throw new StartupFailure("server exited during the run: " + server.outputTail());
-            double wallS = window.all().wallS();
-            double clientPct = 100 * window.all().clientCpuS() / (wallS * cores);
-            double serverPct = 100 * cpuS / (wallS * cores);
-            return new Row(invocation, layer, pool, round, start, Instant.now(), load1, slices, settled, idleCpuMsPerS, rate, wallS,
-                    window.all().ok(), window.errors() + (window.all().answered() - window.all().ok()), cpuS, window.ok().p50Ms(), window.ok().p99Ms(),
-                    window.ok().p999Ms(), clientPct, serverPct, ClientLimit.of(clientPct, serverPct, cores, cores, true, clientLimit), owners, top, "");
+            FixedLoad.Window w = FixedLoad.measure(server, server.uri(LOOMYLIN_ENDPOINT), oha, load, cores, clientLimit, recording);
+            return new Row(invocation, layer, pool, round, start, Instant.now(), load1, w, "");
         } catch (StartupFailure | IllegalArgumentException e) {
             return failedRow(invocation, layer, pool, round, start, load1, rate, String.valueOf(e.getMessage()));
         } catch (InterruptedException e) {
@@ -283,17 +231,6 @@ public final class Floor {
     }
 
     static Row failedRow(int invocation, Layer layer, PoolKind pool, int round, Instant start, double load1, int rate, String failure) {
-        return new Row(invocation, layer, pool, round, start, Instant.now(), load1, 0, false, Double.NaN, rate, 0, 0, 0, 0, Double.NaN, Double.NaN,
-                Double.NaN, Double.NaN, Double.NaN, false, "", "", failure.isEmpty() ? "failed" : failure);
-    }
-
-    /** The machine's one-minute load average before a run ({@link ProcReader#loadAverage}); NaN where there is none. */
-    static double load1() {
-        return ProcReader.SYSTEM.loadAverage().map(Double::parseDouble).orElse(Double.NaN);
-    }
-
-    private static double cpuS(ServerProcess server) {
-        return ProcReader.SYSTEM.stat(server.pid()).map(ProcStat::cpuTicks)
-                .orElseThrow(() -> new StartupFailure("server exited during the run: " + server.outputTail())) / ProcStat.TICKS_PER_SECOND;
+        return new Row(invocation, layer, pool, round, start, Instant.now(), load1, FixedLoad.Window.none(rate), failure.isEmpty() ? "failed" : failure);
     }
 }

@@ -33,22 +33,17 @@ public final class FloorReport {
     }
 
     static String csvLine(Row r) {
-        return String.join(",", Integer.toString(r.invocation()), r.layer().label, r.pool().toString(), Integer.toString(r.round()),
-                r.start().toString(), r.end().toString(), fixed(r.load1(), 2), Integer.toString(r.warmupSlices()), Boolean.toString(r.settled()),
-                fixed(r.idleCpuMsPerS(), 2), Integer.toString(r.offeredRps()), fixed(r.durationS(), 2), Long.toString(r.answers()),
-                Long.toString(r.errors()), fixed(r.cpuS(), 2), fixed(r.cpuMsPerRequest(), 5), fixed(r.netCpuMsPerRequest(), 5), fixed(r.p50Ms(), 2),
-                fixed(r.p99Ms(), 2), fixed(r.p999Ms(), 2), fixed(r.clientCpuPct(), 1), fixed(r.serverCpuPct(), 1), Boolean.toString(r.clientLimited()),
-                Boolean.toString(r.rateMet()), Boolean.toString(r.decides()), quote(r.owners()), quote(r.topLoomylin()), quote(r.failure())) + "\n";
+        List<String> fields = new ArrayList<>(List.of(Integer.toString(r.invocation()), r.layer().label, r.pool().toString(),
+                Integer.toString(r.round()), r.start().toString(), r.end().toString(), FixedLoad.fixed(r.load1(), 2)));
+        fields.addAll(r.w().csv());
+        fields.add(FixedLoad.quote(r.failure()));
+        return String.join(",", fields) + "\n";
     }
 
     static Row fromCsv(Map<String, String> f) {
         return new Row(Integer.parseInt(f.get(Invocations.COLUMN)), Layer.parse(f.get("layer")), PoolKind.parse(f.get("pool")),
-                Integer.parseInt(f.get("round")), Instant.parse(f.get("start")), Instant.parse(f.get("end")), number(f.get("load1")),
-                Integer.parseInt(f.get("warmup_slices")), Boolean.parseBoolean(f.get("settled")), number(f.get("idle_cpu_ms_per_s")),
-                Integer.parseInt(f.get("offered_rps")), number(f.get("duration_s")), Long.parseLong(f.get("answers")), Long.parseLong(f.get("errors")),
-                number(f.get("cpu_s")), number(f.get("p50_ms")), number(f.get("p99_ms")), number(f.get("p999_ms")), number(f.get("client_cpu_pct")),
-                number(f.get("server_cpu_pct")), Boolean.parseBoolean(f.get("client_limited")), f.get("jfr_owners"), f.get("jfr_top_loomylin"),
-                f.get("failure"));
+                Integer.parseInt(f.get("round")), Instant.parse(f.get("start")), Instant.parse(f.get("end")), FixedLoad.number(f.get("load1")),
+                FixedLoad.Window.fromCsv(f), f.get("failure"));
     }
 
     /** Writes floor.md again from {@code dir}'s floor.csv; measures nothing. */
@@ -82,8 +77,8 @@ public final class FloorReport {
                         + " /proc) over its answers; *less idle* subtracts what the same JVM spent idle just before, over as long. A run decides when it"
                         + " settled, answered at least %.0f %% of the offered requests with no error, and the client was not the limit; the others are"
                         + " counted in the last column and left out of every figure.%n%n",
-                Floor.LOOMYLIN_ENDPOINT, any == null ? "-" : Integer.toString(any.offeredRps()), Floor.CONNECTIONS, Floor.SLICE.toSeconds(),
-                100 * Floor.SETTLE_SHARE, Floor.MIN_SLICES, Floor.MAX_SLICES, Floor.IDLE.toSeconds(), 100 * Floor.RATE_MET_SHARE));
+                Floor.LOOMYLIN_ENDPOINT, any == null ? "-" : Integer.toString(any.w().offeredRps()), Floor.CONNECTIONS, Floor.SLICE.toSeconds(),
+                100 * FixedLoad.SETTLE_SHARE, FixedLoad.MIN_SLICES, FixedLoad.MAX_SLICES, Floor.IDLE.toSeconds(), 100 * FixedLoad.RATE_MET_SHARE));
         md.append("## Each layer\n\n");
         md.append("| pool | layer | CPU ms/answer, less idle | CPU ms/answer | idle CPU ms/s | 2xx p99 ms | deciding runs | not deciding |\n"
                 + "|---|---|---|---|---|---|---|---|\n");
@@ -93,7 +88,7 @@ public final class FloorReport {
                 List<Row> deciding = all.stream().filter(Row::decides).toList();
                 md.append(String.format(Locale.ROOT, "| `%s` | %s | %s | %s | %s | %s | %d of %d | %s |%n", pool, layer.label,
                         spread(deciding, Row::netCpuMsPerRequest).text(5), spread(deciding, Row::cpuMsPerRequest).text(5),
-                        spread(deciding, Row::idleCpuMsPerS).text(1), spread(deciding, Row::p99Ms).text(2), deciding.size(), all.size(), marks(all)));
+                        spread(deciding, r -> r.w().idleCpuMsPerS()).text(1), spread(deciding, r -> r.w().p99Ms()).text(2), deciding.size(), all.size(), marks(all)));
             }
         }
         md.append("\n## What each step adds, and the goal\n\n");
@@ -111,15 +106,15 @@ public final class FloorReport {
                     difference(loomylinOverJavalin), difference(pairs(rows, pool, Layer.LOOMYLIN_CACHE, Layer.LOOMYLIN)),
                     ratio(loomylinOverJavalin), goal(rows, pool)));
         }
-        if (rows.stream().anyMatch(r -> r.owners() != null && !r.owners().isEmpty())) {
+        if (rows.stream().anyMatch(r -> r.w().owners() != null && !r.w().owners().isEmpty())) {
             md.append("\n## Whose code the CPU samples ran in (`--jfr`)\n\n");
             md.append("Each window's JFR execution samples charged to the innermost Loomylin, Javalin or Jetty frame on the stack (a JDK method to its"
                     + " caller); a sampled view of the Java threads only, not the JIT or the garbage collector.\n\n");
             md.append("| pool | layer | invocation | round | samples by owner | Loomylin's busiest methods |\n|---|---|---|---|---|---|\n");
             for (Row r : rows) {
-                if (r.owners() == null || r.owners().isEmpty()) continue;
+                if (r.w().owners() == null || r.w().owners().isEmpty()) continue;
                 md.append(String.format(Locale.ROOT, "| `%s` | %s | %d | %d | %s | %s |%n", r.pool(), r.layer().label, r.invocation(), r.round(),
-                        r.owners(), r.topLoomylin().isEmpty() ? "-" : r.topLoomylin()));
+                        r.w().owners(), r.w().topLoomylin().isEmpty() ? "-" : r.w().topLoomylin()));
             }
         }
         return md.toString();
@@ -157,33 +152,11 @@ public final class FloorReport {
     }
 
     private static String marks(List<Row> runs) {
-        List<String> marks = new ArrayList<>();
         long failed = runs.stream().filter(Row::failed).count();
-        long unsettled = runs.stream().filter(r -> !r.failed() && !r.settled()).count();
-        long clientLimited = runs.stream().filter(r -> !r.failed() && r.clientLimited()).count();
-        long missed = runs.stream().filter(r -> !r.failed() && !r.rateMet()).count();
-        long errors = runs.stream().filter(r -> !r.failed() && r.errors() > 0).count();
-        if (failed > 0) marks.add(failed + " failed");
-        if (unsettled > 0) marks.add(unsettled + " unsettled");
-        if (clientLimited > 0) marks.add(clientLimited + " client-limited");
-        if (missed > 0) marks.add(missed + " missed the rate");
-        if (errors > 0) marks.add(errors + " with errors");
-        return marks.isEmpty() ? "-" : String.join(", ", marks);
+        return CrossoverReport.marks(failed, runs.stream().filter(r -> !r.failed()).map(Row::w).toList());
     }
 
     private static Spread spread(List<Row> rows, ToDoubleFunction<Row> f) {
         return Spread.of(rows.stream().map(r -> f.applyAsDouble(r)).filter(d -> !Double.isNaN(d)).toList());
-    }
-
-    private static String fixed(double v, int decimals) {
-        return Double.isNaN(v) ? "" : String.format(Locale.ROOT, "%." + decimals + "f", v);
-    }
-
-    private static double number(String s) {
-        return s == null || s.isEmpty() ? Double.NaN : Double.parseDouble(s);
-    }
-
-    private static String quote(String s) {
-        return s == null || s.isEmpty() ? "" : "\"" + s.replace("\"", "'") + "\"";
     }
 }

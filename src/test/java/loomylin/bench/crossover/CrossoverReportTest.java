@@ -1,117 +1,125 @@
 package loomylin.bench.crossover;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.awt.image.BufferedImage;
-import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import javax.imageio.ImageIO;
-import loomylin.bench.load.Client;
-import loomylin.bench.measure.Measured;
-import loomylin.bench.output.Spread;
-import loomylin.bench.run.Endpoint;
-import loomylin.bench.run.RunResult;
-import loomylin.bench.run.RunSpec;
+import java.util.Map;
+import java.util.Optional;
+import loomylin.bench.crossover.Crossover.Phase;
+import loomylin.bench.crossover.Crossover.Role;
+import loomylin.bench.crossover.Crossover.Row;
+import loomylin.bench.crossover.CrossoverReport.Metric;
 import loomylin.jetty.PoolKind;
+import loomylin.report.Csv;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-/** What the crossover's rows say: ratios against the best pool per repeat, the crossover sentence, the heat maps. */
+/** crossover.md from given rows: the settle gate, the client-limited exclusion, ratios of answers, the A/A noise line and the sweep's pick. */
 class CrossoverReportTest {
+    private static final Grid.Cell CELL = Grid.Cell.parse("sleep5+cpu0.25");
+    private static final PoolKind LOOM = PoolKind.loom();
+    private static final PoolKind QTP200 = PoolKind.qtp(200);
 
-    private static Crossover.Row row(int wait, double cpu, Grid.Role role, PoolKind pool, int repeat, double rps, double p99) {
-        return row(wait, cpu, role, pool, repeat, rps, p99, rps, false);
+    /** A 20 s run at 1,000 req/s: 20,000 answers, {@code msPerAnswer} of server CPU each, oha done in {@code wallS}. */
+    static FixedLoad.Window window(double msPerAnswer, double p99, double wallS, boolean settled, boolean clientLimited) {
+        return new FixedLoad.Window(2, settled, 7, 1000, wallS, 20_000, 0, msPerAnswer * 20, 6, p99, p99 * 2, 20, 30, clientLimited, "", "");
     }
 
-    /** A finished run of a 200 s window (enough answers per client) whose warm-up made {@code warmupRps}. */
-    private static Crossover.Row row(int wait, double cpu, Grid.Role role, PoolKind pool, int repeat, double rps, double p99, double warmupRps,
-                                     boolean clientLimited) {
-        Grid.Run run = new Grid.Run(new Grid.Cell(wait, cpu), role, pool, Endpoint.parse("mixed?cpu=1&sleep=" + wait + "&file=0"), repeat);
-        RunSpec spec = new RunSpec(pool, run.endpoint(), 400, 0, Client.WRK, repeat);
-        long n = Math.round(rps * 200);
-        RunResult r = new RunResult(spec, "java", n, n, n, 0, 200, rps, warmupRps, new Measured.Latency(p99 / 2, p99, p99, p99, p99), n * 0.001,
-                100_000, 120_000, 3_000_000, 30, 1, 10, 50, clientLimited, 0);
-        return new Crossover.Row(run, r, null);
+    static Row row(int invocation, Phase phase, Role role, PoolKind pool, int round, FixedLoad.Window w) {
+        return new Row(invocation, CELL, 300, 40, phase, role, pool, round, Instant.parse("2026-11-26T17:00:00Z"), Instant.parse("2026-11-26T17:01:00Z"),
+                0.4, w, "");
     }
 
-    /** The settle gate and the client-limited exclusion: such a run decides nothing, and a cell left without deciding runs is undecided. */
-    @Test
-    void onlySettledRunsTheClientDidNotLimitDecide() {
-        List<Crossover.Row> rows = new ArrayList<>(List.of(
-                row(5, 1, Grid.Role.LOOM, PoolKind.loom(), 1, 200, 10, 200, true), // client-limited
-                row(5, 1, Grid.Role.QTP200, PoolKind.qtp(200), 1, 100, 20),
-                row(5, 1, Grid.Role.LITTLE, PoolKind.qtp(44), 1, 150, 40, 80, false))); // 150 in the window after 80 in the warm-up: a ramp
-        assertEquals(0, CrossoverReport.ratio(rows, new Grid.Cell(5, 1), CrossoverReport.Metric.THROUGHPUT, CrossoverReport.Versus.PLATFORM).count(),
-                "loom's only run was client-limited: undecided");
-        rows.add(row(5, 1, Grid.Role.LOOM, PoolKind.loom(), 2, 120, 10));
-        rows.add(row(5, 1, Grid.Role.QTP200, PoolKind.qtp(200), 2, 100, 20));
-        rows.add(row(5, 1, Grid.Role.LITTLE, PoolKind.qtp(44), 2, 150, 40, 80, false));
-        Spread s = CrossoverReport.ratio(rows, new Grid.Cell(5, 1), CrossoverReport.Metric.THROUGHPUT, CrossoverReport.Versus.PLATFORM);
-        assertEquals(1, s.count(), "repeat 2 decides");
-        assertEquals(1.2, s.median(), 1e-9, "against qtp:200's 100, not the unsettled little pool's 150");
-        assertEquals("client-limited", CrossoverReport.mark(rows.get(0).result()));
-        assertEquals("unsettled", CrossoverReport.mark(rows.get(2).result()));
-        assertEquals("", CrossoverReport.mark(rows.get(1).result()));
+    static Row compare(int invocation, Role role, PoolKind pool, int round, double ms, double p99) {
+        return row(invocation, Phase.COMPARE, role, pool, round, window(ms, p99, 20, true, false));
     }
 
-    /** A cell where loom makes {@code loomRps} and the two platform pools 100 and {@code littleRps}. */
-    private static List<Crossover.Row> cell(int wait, double cpu, int repeat, double loomRps, double littleRps) {
-        return List.of(row(wait, cpu, Grid.Role.LOOM, PoolKind.loom(), repeat, loomRps, 10),
-                row(wait, cpu, Grid.Role.QTP200, PoolKind.qtp(200), repeat, 100, 20),
-                row(wait, cpu, Grid.Role.LITTLE, PoolKind.qtp(44), repeat, littleRps, 40),
-                row(wait, cpu, Grid.Role.ASYNC, PoolKind.qtp(32), repeat, 50, 5));
+    /** Two rounds in each of two invocations of loom and qtp:200, loom costing {@code loomMs}, qtp:200 0.30 (0.33 in second rounds). */
+    static List<Row> twoInvocations(double loomMs) {
+        List<Row> rows = new ArrayList<>();
+        for (int invocation = 1; invocation <= 2; invocation++) {
+            for (int round = 1; round <= 2; round++) {
+                rows.add(compare(invocation, Role.VIRTUAL, LOOM, round, loomMs, 10));
+                rows.add(compare(invocation, Role.DEFAULT, QTP200, round, round == 1 ? 0.30 : 0.33, 10));
+            }
+        }
+        return rows;
     }
 
     @Test
-    void theRatioIsAgainstTheBetterPlatformPoolPerRepeatWithTheRangeOverRepeats() {
-        List<Crossover.Row> rows = new ArrayList<>(cell(5, 1, 1, 120, 150));
-        rows.addAll(cell(5, 1, 2, 90, 60));
-        Spread s = CrossoverReport.ratio(rows, new Grid.Cell(5, 1), CrossoverReport.Metric.THROUGHPUT, CrossoverReport.Versus.PLATFORM);
-        assertEquals(0.8, s.min(), 1e-9); // 120 / 150
-        assertEquals(0.9, s.max(), 1e-9); // 90 / 100
+    void aRunSettlesOnlyWhenTwoSlicesInARowCostTheSameWithinATenth() {
+        assertTrue(FixedLoad.settles(0.30, 0.32));
+        assertFalse(FixedLoad.settles(0.30, 0.34), "13 % apart");
+        assertFalse(FixedLoad.settles(Double.NaN, 0.30), "no slice before it");
+        assertFalse(window(0.3, 10, 20, false, false).decides());
+        assertEquals(List.of("unsettled"), window(0.3, 10, 20, false, false).marks());
     }
 
     @Test
-    void forLatencyTheBestPlatformPoolIsTheLowest() {
-        Spread s = CrossoverReport.ratio(cell(5, 1, 1, 100, 100), new Grid.Cell(5, 1), CrossoverReport.Metric.P99, CrossoverReport.Versus.PLATFORM);
-        assertEquals(0.5, s.median(), 1e-9); // 10 ms against qtp:200's 20
+    void anUnsettledOrClientLimitedRunIsLeftOutOfEveryVerdictAndMarked() {
+        List<Row> rows = twoInvocations(0.30);
+        assertTrue(CrossoverReport.verdict(rows.stream().filter(r -> r.role() == Role.VIRTUAL).toList(),
+                rows.stream().filter(r -> r.role() == Role.DEFAULT).toList(), Metric.CPU, 0.10).decided());
+        rows.replaceAll(r -> r.role() == Role.VIRTUAL && r.invocation() == 2
+                ? row(2, Phase.COMPARE, Role.VIRTUAL, LOOM, r.round(), window(0.01, 1, 20, true, r.round() == 1)) : r);
+        rows.replaceAll(r -> r.role() == Role.VIRTUAL && r.invocation() == 2 && r.round() == 2
+                ? row(2, Phase.COMPARE, Role.VIRTUAL, LOOM, 2, window(0.01, 1, 20, false, false)) : r);
+        CrossoverReport.Verdict v = CrossoverReport.verdict(rows.stream().filter(r -> r.role() == Role.VIRTUAL).toList(),
+                rows.stream().filter(r -> r.role() == Role.DEFAULT).toList(), Metric.CPU, 0.10);
+        assertFalse(v.decided(), "the client-limited and the unsettled run are out, leaving 2 from 1 invocation: " + v);
+        assertEquals(0.30 / 0.315, v.ratio(), 1e-9, "their 0.01 ms enters no figure");
+        String md = CrossoverReport.report(rows);
+        assertTrue(md.contains("| 2 of 4 (1 invocations) | 1 unsettled, 1 client-limited |"), md);
     }
 
     @Test
-    void asyncIsItsOwnComparison() {
-        Spread s = CrossoverReport.ratio(cell(5, 1, 1, 100, 100), new Grid.Cell(5, 1), CrossoverReport.Metric.THROUGHPUT, CrossoverReport.Versus.ASYNC);
-        assertEquals(2.0, s.median(), 1e-9);
+    void aRatioIsOfAnswersInTheWindowNeverOfTheClientsWallTime() {
+        List<Row> rows = twoInvocations(0.30);
+        List<Row> slowClient = new ArrayList<>(rows);
+        slowClient.replaceAll(r -> r.role() == Role.VIRTUAL ? row(r.invocation(), Phase.COMPARE, Role.VIRTUAL, LOOM, r.round(), window(0.30, 10, 20.4, true, false)) : r);
+        for (List<Row> r : List.of(rows, slowClient)) {
+            CrossoverReport.Verdict v = CrossoverReport.verdict(r.stream().filter(x -> x.role() == Role.VIRTUAL).toList(),
+                    r.stream().filter(x -> x.role() == Role.DEFAULT).toList(), Metric.CPU, 0.10);
+            assertEquals(0.30 / 0.315, v.ratio(), 1e-9, "the same answers and CPU give the same ratio whatever oha's wall time");
+        }
     }
 
     @Test
-    void theSentenceNamesTheLeastWaitFromWhichLoomMatchesAtEveryLongerWait() {
-        List<Crossover.Row> rows = new ArrayList<>();
-        rows.addAll(cell(0, 1, 1, 80, 100));
-        rows.addAll(cell(5, 1, 1, 99, 100));
-        rows.addAll(cell(20, 1, 1, 90, 100)); // below the match again: 5 ms is not the crossover
-        rows.addAll(cell(100, 1, 1, 150, 100));
-        rows.addAll(cell(0, 4, 1, 50, 100));
-        rows.addAll(cell(100, 4, 1, 60, 100));
-        String sentence = CrossoverReport.sentence(rows);
-        assertTrue(sentence.contains("from a wait of 100 ms with 1 ms of CPU per request (1.50x there)"), sentence);
-        assertTrue(sentence.contains("with 4 ms of CPU at no wait measured up to 100 ms"), sentence);
+    void theNoiseLineIsTheWidestAaSpreadAndATieIsWithinIt() {
+        List<Row> rows = twoInvocations(0.30);
+        assertEquals(0.10, CrossoverReport.noise(rows, Metric.CPU), 1e-9, "qtp:200's 0.30 and 0.33 in one invocation");
+        assertEquals(0.0, CrossoverReport.noise(rows, Metric.P99), 1e-9);
+        List<Row> loom = rows.stream().filter(r -> r.role() == Role.VIRTUAL).toList();
+        List<Row> qtp = rows.stream().filter(r -> r.role() == Role.DEFAULT).toList();
+        assertEquals("a tie", CrossoverReport.verdict(loom, qtp, Metric.CPU, 0.10).reading());
+        List<Row> cheaper = twoInvocations(0.25);
+        assertEquals("virtual threads lower", CrossoverReport.verdict(cheaper.stream().filter(r -> r.role() == Role.VIRTUAL).toList(), qtp, Metric.CPU,
+                0.10).reading());
+        assertTrue(CrossoverReport.verdict(loom.subList(0, 2), qtp, Metric.CPU, 0.10).reading().startsWith("undecided (2 and 4 deciding runs from 1 and 2"));
+        assertTrue(Double.isNaN(CrossoverReport.noise(rows.subList(0, 2), Metric.CPU)), "no pair, no line");
     }
 
     @Test
-    void theHeatMapsAreAPngOfThreeMaps(@TempDir Path dir) throws Exception {
-        List<Crossover.Row> rows = new ArrayList<>(cell(0, 1, 1, 80, 100));
-        rows.addAll(cell(5, 1, 1, 99, 100));
-        Path png = dir.resolve(CrossoverReport.Versus.PLATFORM.fileName());
-        assertTrue(CrossoverReport.heatMaps(png, rows, CrossoverReport.Versus.PLATFORM));
-        BufferedImage image = ImageIO.read(png.toFile());
-        assertEquals(3 * 600, image.getWidth());
+    void theSweepPicksTheCheapestPoolWhoseP99IsNearTheBest() {
+        List<Row> rows = List.of(
+                row(1, Phase.SWEEP, Role.SWEEP, PoolKind.qtp(8), 1, window(0.20, 900, 10, true, false)),
+                row(1, Phase.SWEEP, Role.SWEEP, PoolKind.qtp(16), 1, window(0.26, 12, 10, true, false)),
+                row(1, Phase.SWEEP, Role.SWEEP, PoolKind.qtp(32), 1, window(0.28, 9, 10, true, false)),
+                row(1, Phase.SWEEP, Role.SWEEP, PoolKind.qtp(64), 1, window(0.10, 9, 10, true, true)));
+        assertEquals(Optional.of(PoolKind.qtp(16)), CrossoverReport.best(rows, CELL), "qtp:8 is cheapest but slow; qtp:64 was client-limited");
+        assertEquals(Optional.empty(), CrossoverReport.best(rows.subList(3, 4), CELL));
     }
 
     @Test
-    void betterForLoomIsGreenAndWorseIsRed() {
-        assertTrue(CrossoverReport.colour(2, true).getGreen() > CrossoverReport.colour(2, true).getRed());
-        assertTrue(CrossoverReport.colour(2, false).getRed() > CrossoverReport.colour(2, false).getGreen()); // twice the latency
+    void aRowSurvivesTheCsv() {
+        Row r = compare(2, Role.BEST, PoolKind.qtp(16), 2, 0.3, 10);
+        String header = String.join(",", Row.COLUMNS) + "\n";
+        Map<String, String> fields = Csv.parse(header + r.csvLine()).get(0);
+        assertEquals(r, Row.fromCsv(fields));
+        assertEquals("true", fields.get("decides"));
+        assertEquals("sleep", fields.get("wait"));
     }
 }

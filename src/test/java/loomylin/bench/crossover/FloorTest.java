@@ -40,7 +40,7 @@ class FloorTest {
         for (Map<String, String> r : rows) {
             assertEquals("", r.get("failure"), r.toString());
             assertTrue(Double.parseDouble(r.get("cpu_ms_per_req")) > 0, "CPU per answer measured: " + r);
-            assertTrue(Integer.parseInt(r.get("warmup_slices")) >= Floor.MIN_SLICES, "at least the minimum of warm-up slices: " + r);
+            assertTrue(Integer.parseInt(r.get("warmup_slices")) >= FixedLoad.MIN_SLICES, "at least the minimum of warm-up slices: " + r);
             assertTrue(Long.parseLong(r.get("answers")) > 0, r.toString());
         }
         assertTrue(Files.exists(out.resolve("provenance.json")) && Files.exists(out.resolve("provenance-2.json")), "a provenance per invocation");

@@ -1,49 +1,48 @@
 package loomylin.bench.crossover;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import loomylin.jetty.JettySetup;
 import loomylin.jetty.PoolKind;
 import org.junit.jupiter.api.Test;
 
-/** The crossover grid: the Little's-law pool of a cell, and the runs of a plan. */
+/** The crossover's cells, the load each is offered and the pools its sweep tries. */
 class GridTest {
-    private static final Grid.CpuQuery QUERY = (route, cell) -> route + "?cpu=" + (int) (cell.cpuMs() * 1000) + "&sleep=" + cell.waitMs() + "&file=0";
 
     @Test
-    void littlesLawSizesEnoughThreadsToKeepTheCoresBusyPlusTheConnectorsTwo() {
-        assertEquals(PoolKind.qtp(2 * 21 + 2), Grid.little(new Grid.Cell(20, 1.0), 400, 2)); // 2 x (20 + 1) / 1
-        assertEquals(PoolKind.qtp(2 + 2), Grid.little(new Grid.Cell(0, 1.0), 400, 2)); // no wait: a thread per core
+    void aCellReadsBackFromItsLabelAndAsksMixedForItsWork() {
+        for (String label : List.of("cpu1", "sleep5+cpu0.25", "call20+cpu0.25", "none", "sleep50")) assertEquals(label, Grid.Cell.parse(label).label());
+        assertEquals("mixed?cpu=300&sleep=20&file=0&calls=1", Grid.Cell.parse("call20+cpu0.25").endpoint(300));
+        assertEquals("mixed?cpu=0&sleep=5&file=0", Grid.Cell.parse("sleep5").endpoint(0), "a sleep calls nothing");
+        assertEquals("mixed?cpu=0&sleep=0&file=0", Grid.Cell.parse("none").endpoint(0), "no wait: no sleep, no call");
+        assertThrows(IllegalArgumentException.class, () -> Grid.Cell.parse("cpu21"));
+        assertThrows(IllegalArgumentException.class, () -> Grid.Cell.parse("sleep5+sleep5"));
     }
 
     @Test
-    void littlesPoolNeverHasMoreRequestThreadsThanClients() {
-        assertEquals(PoolKind.qtp(400 + 2), Grid.little(new Grid.Cell(100, 0.0), 400, 2));
+    void theRateIsAShareOfTheEstimatedCapacityInStepsOfFiftyAndNeverPastTheFloorsRate() {
+        Grid.Cell cpu1 = Grid.Cell.parse("cpu1");
+        int half = Grid.rate(cpu1, 0.5, 2);
+        assertEquals(0, half % 50);
+        assertTrue(half < 1000 && half >= 800, "half of two cores of 1 ms requests: " + half);
+        assertTrue(Grid.rate(cpu1, 0.8, 2) > half);
+        assertEquals(Grid.MAX_RATE, Grid.rate(Grid.Cell.parse("none"), 1, 64));
+        assertTrue(Grid.rate(Grid.Cell.parse("call20"), 0.5, 2) < Grid.rate(Grid.Cell.parse("sleep20"), 0.5, 2), "a call costs the backend too");
     }
 
     @Test
-    void everyCellHasLoomQtp200TheLittlePoolThePreferredShapeAndAsync() {
-        List<Grid.Run> runs = Grid.plan(List.of(20), List.of(1.0), 400, 2, 1, QUERY);
-        assertEquals(List.of(Grid.Role.LOOM, Grid.Role.QTP200, Grid.Role.LITTLE, Grid.Role.PREFERRED, Grid.Role.ASYNC),
-                runs.stream().map(Grid.Run::role).toList());
-        assertEquals(PoolKind.parse(Shapes.PREFERRED), runs.get(3).pool());
-        assertEquals("mixed-async?cpu=1000&sleep=20&file=0", runs.get(4).endpoint().toString());
-        assertTrue(runs.subList(0, 4).stream().allMatch(r -> r.endpoint().toString().equals("mixed?cpu=1000&sleep=20&file=0")));
-    }
-
-    @Test
-    void aLittlePoolOf200IsNotRunTwice() {
-        List<Grid.Run> runs = Grid.plan(List.of(98), List.of(1.0), 400, 2, 1, QUERY); // 2 x 99 = 198 + 2 = qtp:200
-        assertEquals(1, runs.stream().filter(r -> r.pool().equals(PoolKind.qtp(200))).count());
-    }
-
-    @Test
-    void repeatsInterleaveAcrossTheCellsPools() {
-        List<Grid.Run> runs = Grid.plan(List.of(5), List.of(0.5), 400, 2, 2, QUERY);
-        int perRepeat = runs.size() / 2;
-        assertTrue(runs.subList(0, perRepeat).stream().allMatch(r -> r.repeat() == 1));
-        assertTrue(runs.subList(perRepeat, runs.size()).stream().allMatch(r -> r.repeat() == 2));
-        assertEquals(runs.subList(0, perRepeat).stream().map(Grid.Run::pool).toList(), runs.subList(perRepeat, runs.size()).stream().map(Grid.Run::pool).toList());
+    void connectionsLeaveTheRateRoomAndTheSizedPoolHoldsWhatIsInFlight() {
+        Grid.Cell sleep50 = Grid.Cell.parse("sleep50+cpu0.25");
+        assertTrue(Grid.connections(sleep50, 2000) >= 2 * 2000 * 0.05, "twice what is in flight");
+        assertEquals(16, Grid.connections(Grid.Cell.parse("none"), 100));
+        PoolKind sized = Grid.sized(sleep50, 2000, 2);
+        assertEquals((int) Math.ceil(1.25 * 2000 * 0.05025) + JettySetup.LOOP_THREADS, sized.size());
+        List<PoolKind> sweep = Grid.sweep(sleep50, 2000, 2);
+        assertTrue(sweep.contains(sized) && sweep.contains(PoolKind.qtp(200)) && sweep.contains(PoolKind.qtp(8)), sweep.toString());
+        assertEquals(sweep.stream().sorted(java.util.Comparator.comparingInt(PoolKind::size)).toList(), sweep, "smallest first");
+        assertEquals(Grid.SWEEP.size() + (Grid.SWEEP.contains(sized.size()) ? 0 : 1), sweep.size(), "the sized pool is added when it is new");
     }
 }

@@ -1,0 +1,179 @@
+package loomylin.bench.crossover;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import loomylin.bench.load.OhaRun;
+import loomylin.bench.measure.CodeOwners;
+import loomylin.bench.measure.FlightRecording;
+import loomylin.bench.run.ClientLimit;
+import loomylin.bench.run.ServerProcess;
+import loomylin.cli.StartupFailure;
+import loomylin.proc.ProcReader;
+import loomylin.proc.ProcStat;
+
+/**
+ * One run at a fixed open-loop rate on a started server, measured by cost: oha offers the same rate in warm-up
+ * slices until two in a row cost the same CPU per answer within {@link #SETTLE_SHARE} (at least {@link #MIN_SLICES},
+ * at most {@link #MAX_SLICES}: else the run is unsettled), then the server idles (the CPU its JVM spends anyway),
+ * then the measured window. A {@link Window} decides only when it settled, met the rate, had no errors and the
+ * client was not the limit. The floor and the crossover measure every run this way.
+ */
+public final class FixedLoad {
+    public static final int MIN_SLICES = 2;
+    public static final int MAX_SLICES = 8;
+    /** Two warm-up slices in a row whose CPU per answer differ by at most this share settle a run. */
+    public static final double SETTLE_SHARE = 0.10;
+    /** A window met its rate when it answered at least this share of what was offered, as fast as it was offered. */
+    public static final double RATE_MET_SHARE = 0.97;
+
+    private FixedLoad() {
+    }
+
+    /** What oha offers a run: {@code rate} over {@code connections}, warm-up slices of {@code slice}, {@code idle} with none (zero: not measured), the window. */
+    public record Load(int rate, int connections, Duration slice, Duration idle, int measureS, int timeoutS) {
+    }
+
+    /**
+     * What one run measured. {@code cpuS} is the server JVM's CPU over the window (from /proc), {@code answers}
+     * its 2xx answers, {@code durationS} how long oha took to send and hear them.
+     */
+    public record Window(int warmupSlices, boolean settled, double idleCpuMsPerS, int offeredRps, double durationS, long answers, long errors,
+                         double cpuS, double p50Ms, double p99Ms, double p999Ms, double clientCpuPct, double serverCpuPct, boolean clientLimited,
+                         String owners, String topLoomylin) {
+        public static final List<String> COLUMNS = List.of("warmup_slices", "settled", "idle_cpu_ms_per_s", "offered_rps", "duration_s", "answers",
+                "errors", "cpu_s", "cpu_ms_per_req", "net_cpu_ms_per_req", "p50_ms", "p99_ms", "p999_ms", "client_cpu_pct", "server_cpu_pct",
+                "client_limited", "rate_met", "decides", "jfr_owners", "jfr_top_loomylin");
+
+        /** A run that measured nothing. */
+        public static Window none(int offeredRps) {
+            return new Window(0, false, Double.NaN, offeredRps, 0, 0, 0, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, false, "", "");
+        }
+
+        /** Server CPU over the window per answer: a figure of the answers, never of the client's wall time. */
+        public double cpuMsPerRequest() {
+            return answers == 0 ? Double.NaN : 1000 * cpuS / answers;
+        }
+
+        /** The same less what the idle JVM spent over as long: the request's own CPU. */
+        public double netCpuMsPerRequest() {
+            return answers == 0 || Double.isNaN(idleCpuMsPerS) ? Double.NaN : (1000 * cpuS - idleCpuMsPerS * durationS) / answers;
+        }
+
+        /** Answered at least {@link #RATE_MET_SHARE} of the offered rate over the time oha took. */
+        public boolean rateMet() {
+            return answers > 0 && answers >= RATE_MET_SHARE * offeredRps * Math.round(durationS);
+        }
+
+        /** Whether this run may decide anything. */
+        public boolean decides() {
+            return answers > 0 && settled && rateMet() && !clientLimited && errors == 0;
+        }
+
+        /** What keeps a run out of every verdict, in the words the reports use; empty when it decides. */
+        public List<String> marks() {
+            List<String> marks = new ArrayList<>();
+            if (answers == 0) return List.of("no answers");
+            if (!settled) marks.add("unsettled");
+            if (clientLimited) marks.add("client-limited");
+            if (!rateMet()) marks.add("missed the rate");
+            if (errors > 0) marks.add("with errors");
+            return marks;
+        }
+
+        public List<String> csv() {
+            return List.of(Integer.toString(warmupSlices), Boolean.toString(settled), fixed(idleCpuMsPerS, 2), Integer.toString(offeredRps),
+                    fixed(durationS, 2), Long.toString(answers), Long.toString(errors), fixed(cpuS, 2), fixed(cpuMsPerRequest(), 5),
+                    fixed(netCpuMsPerRequest(), 5), fixed(p50Ms, 2), fixed(p99Ms, 2), fixed(p999Ms, 2), fixed(clientCpuPct, 1), fixed(serverCpuPct, 1),
+                    Boolean.toString(clientLimited), Boolean.toString(rateMet()), Boolean.toString(decides()), quote(owners), quote(topLoomylin));
+        }
+
+        public static Window fromCsv(Map<String, String> f) {
+            return new Window(Integer.parseInt(f.get("warmup_slices")), Boolean.parseBoolean(f.get("settled")), number(f.get("idle_cpu_ms_per_s")),
+                    Integer.parseInt(f.get("offered_rps")), number(f.get("duration_s")), Long.parseLong(f.get("answers")), Long.parseLong(f.get("errors")),
+                    number(f.get("cpu_s")), number(f.get("p50_ms")), number(f.get("p99_ms")), number(f.get("p999_ms")), number(f.get("client_cpu_pct")),
+                    number(f.get("server_cpu_pct")), Boolean.parseBoolean(f.get("client_limited")), orEmpty(f.get("jfr_owners")),
+                    orEmpty(f.get("jfr_top_loomylin")));
+        }
+    }
+
+    /** Whether a warm-up slice costing {@code current} ms per answer after one costing {@code previous} settles the run. */
+    public static boolean settles(double previous, double current) {
+        return previous > 0 && current > 0 && Math.abs(current / previous - 1) <= SETTLE_SHARE;
+    }
+
+    /**
+     * Warms {@code url} up at the load's rate until settled, idles, then measures the window; with a
+     * {@code recording} path, the window is recorded by JFR and its samples split by whose code they ran in.
+     */
+    public static Window measure(ServerProcess server, URI url, Path oha, Load load, int cores, int clientLimitPct, Path recording)
+            throws IOException, InterruptedException {
+        int slices = 0;
+        boolean settled = false;
+        double previous = Double.NaN;
+        while (slices < MAX_SLICES && !settled) {
+            double before = cpuS(server);
+            OhaRun.Split slice = OhaRun.openSplit(oha, url, load.rate(), load.slice(), load.connections(), load.timeoutS(), null);
+            double perAnswer = (cpuS(server) - before) / Math.max(1, slice.all().ok());
+            slices++;
+            settled = slices >= MIN_SLICES && settles(previous, perAnswer);
+            previous = perAnswer;
+        }
+        double idleCpuMsPerS = Double.NaN;
+        if (!load.idle().isZero()) {
+            double idleBefore = cpuS(server);
+            Thread.sleep(load.idle().toMillis());
+            idleCpuMsPerS = 1000 * (cpuS(server) - idleBefore) / (load.idle().toMillis() / 1000.0);
+        }
+        FlightRecording flight = recording == null ? null : FlightRecording.start(server.pid(), recording, FlightRecording.SAMPLE_EVERY_MS);
+        double before = cpuS(server);
+        OhaRun.Split window = OhaRun.openSplit(oha, url, load.rate(), Duration.ofSeconds(load.measureS()), load.connections(), load.timeoutS(), null);
+        double cpuS = cpuS(server) - before;
+        String owners = "";
+        String top = "";
+        if (flight != null) {
+            flight.stop();
+            CodeOwners.Split split = CodeOwners.read(recording);
+            owners = split.shares();
+            top = split.topLoomylin(3);
+        }
+        if (!server.alive()) throw new StartupFailure("server exited during the run: " + server.outputTail());
+        double wallS = window.all().wallS();
+        double clientPct = 100 * window.all().clientCpuS() / (wallS * cores);
+        double serverPct = 100 * cpuS / (wallS * cores);
+        return new Window(slices, settled, idleCpuMsPerS, load.rate(), wallS, window.all().ok(), window.errors() + (window.all().answered() - window.all().ok()),
+                cpuS, window.ok().p50Ms(), window.ok().p99Ms(), window.ok().p999Ms(), clientPct, serverPct,
+                ClientLimit.of(clientPct, serverPct, cores, cores, true, clientLimitPct), owners, top);
+    }
+
+    /** The machine's one-minute load average before a run ({@link ProcReader#loadAverage}); NaN where there is none. */
+    public static double load1() {
+        return ProcReader.SYSTEM.loadAverage().map(Double::parseDouble).orElse(Double.NaN);
+    }
+
+    private static double cpuS(ServerProcess server) {
+        return ProcReader.SYSTEM.stat(server.pid()).map(ProcStat::cpuTicks)
+                .orElseThrow(() -> new StartupFailure("server exited during the run: " + server.outputTail())) / ProcStat.TICKS_PER_SECOND;
+    }
+
+    static String fixed(double v, int decimals) {
+        return Double.isNaN(v) ? "" : String.format(Locale.ROOT, "%." + decimals + "f", v);
+    }
+
+    static double number(String s) {
+        return s == null || s.isEmpty() ? Double.NaN : Double.parseDouble(s);
+    }
+
+    static String quote(String s) {
+        return s == null || s.isEmpty() ? "" : "\"" + s.replace("\"", "'") + "\"";
+    }
+
+    private static String orEmpty(String s) {
+        return s == null ? "" : s;
+    }
+}
