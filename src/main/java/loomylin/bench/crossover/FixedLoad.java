@@ -43,16 +43,16 @@ public final class FixedLoad {
      * What one run measured. {@code cpuS} is the server JVM's CPU over the window (from /proc), {@code answers}
      * its 2xx answers, {@code durationS} how long oha took to send and hear them.
      */
-    public record Window(int warmupSlices, boolean settled, double idleCpuMsPerS, int offeredRps, double durationS, long answers, long errors,
+    public record Window(int warmupSlices, boolean settled, double idleCpuMsPerS, int offeredRps, int windowS, double durationS, long answers, long errors,
                          double cpuS, double p50Ms, double p99Ms, double p999Ms, double clientCpuPct, double serverCpuPct, boolean clientLimited,
                          String owners, String topLoomylin) {
-        public static final List<String> COLUMNS = List.of("warmup_slices", "settled", "idle_cpu_ms_per_s", "offered_rps", "duration_s", "answers",
+        public static final List<String> COLUMNS = List.of("warmup_slices", "settled", "idle_cpu_ms_per_s", "offered_rps", "window_s", "duration_s", "answers",
                 "errors", "cpu_s", "cpu_ms_per_req", "net_cpu_ms_per_req", "p50_ms", "p99_ms", "p999_ms", "client_cpu_pct", "server_cpu_pct",
                 "client_limited", "rate_met", "decides", "jfr_owners", "jfr_top_loomylin");
 
         /** A run that measured nothing. */
         public static Window none(int offeredRps) {
-            return new Window(0, false, Double.NaN, offeredRps, 0, 0, 0, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, false, "", "");
+            return new Window(0, false, Double.NaN, offeredRps, 0, 0, 0, 0, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, false, "", "");
         }
 
         /** Server CPU over the window per answer: a figure of the answers, never of the client's wall time. */
@@ -65,9 +65,9 @@ public final class FixedLoad {
             return answers == 0 || Double.isNaN(idleCpuMsPerS) ? Double.NaN : (1000 * cpuS - idleCpuMsPerS * durationS) / answers;
         }
 
-        /** Answered at least {@link #RATE_MET_SHARE} of the offered rate over the time oha took. */
+        /** Answered inside the window at least {@link #RATE_MET_SHARE} of what was offered over it; oha's wall time plays no part. */
         public boolean rateMet() {
-            return answers > 0 && answers >= RATE_MET_SHARE * offeredRps * Math.round(durationS);
+            return answers > 0 && answers >= RATE_MET_SHARE * offeredRps * windowS;
         }
 
         /** Whether this run may decide anything. */
@@ -88,14 +88,14 @@ public final class FixedLoad {
 
         public List<String> csv() {
             return List.of(Integer.toString(warmupSlices), Boolean.toString(settled), fixed(idleCpuMsPerS, 2), Integer.toString(offeredRps),
-                    fixed(durationS, 2), Long.toString(answers), Long.toString(errors), fixed(cpuS, 2), fixed(cpuMsPerRequest(), 5),
+                    Integer.toString(windowS), fixed(durationS, 2), Long.toString(answers), Long.toString(errors), fixed(cpuS, 2), fixed(cpuMsPerRequest(), 5),
                     fixed(netCpuMsPerRequest(), 5), fixed(p50Ms, 2), fixed(p99Ms, 2), fixed(p999Ms, 2), fixed(clientCpuPct, 1), fixed(serverCpuPct, 1),
                     Boolean.toString(clientLimited), Boolean.toString(rateMet()), Boolean.toString(decides()), quote(owners), quote(topLoomylin));
         }
 
         public static Window fromCsv(Map<String, String> f) {
             return new Window(Integer.parseInt(f.get("warmup_slices")), Boolean.parseBoolean(f.get("settled")), number(f.get("idle_cpu_ms_per_s")),
-                    Integer.parseInt(f.get("offered_rps")), number(f.get("duration_s")), Long.parseLong(f.get("answers")), Long.parseLong(f.get("errors")),
+                    Integer.parseInt(f.get("offered_rps")), FixedLoad.windowS(f), number(f.get("duration_s")), Long.parseLong(f.get("answers")), Long.parseLong(f.get("errors")),
                     number(f.get("cpu_s")), number(f.get("p50_ms")), number(f.get("p99_ms")), number(f.get("p999_ms")), number(f.get("client_cpu_pct")),
                     number(f.get("server_cpu_pct")), Boolean.parseBoolean(f.get("client_limited")), orEmpty(f.get("jfr_owners")),
                     orEmpty(f.get("jfr_top_loomylin")));
@@ -118,7 +118,7 @@ public final class FixedLoad {
         double previous = Double.NaN;
         while (slices < MAX_SLICES && !settled) {
             double before = cpuS(server);
-            OhaRun.Split slice = OhaRun.openSplit(oha, url, load.rate(), load.slice(), load.connections(), load.timeoutS(), null);
+            OhaRun.Split slice = OhaRun.openWindow(oha, url, load.rate(), load.slice(), load.connections(), load.timeoutS(), null);
             double perAnswer = (cpuS(server) - before) / Math.max(1, slice.all().ok());
             slices++;
             settled = slices >= MIN_SLICES && settles(previous, perAnswer);
@@ -132,7 +132,7 @@ public final class FixedLoad {
         }
         FlightRecording flight = recording == null ? null : FlightRecording.start(server.pid(), recording, FlightRecording.SAMPLE_EVERY_MS);
         double before = cpuS(server);
-        OhaRun.Split window = OhaRun.openSplit(oha, url, load.rate(), Duration.ofSeconds(load.measureS()), load.connections(), load.timeoutS(), null);
+        OhaRun.Split window = OhaRun.openWindow(oha, url, load.rate(), Duration.ofSeconds(load.measureS()), load.connections(), load.timeoutS(), null);
         double cpuS = cpuS(server) - before;
         String owners = "";
         String top = "";
@@ -146,7 +146,7 @@ public final class FixedLoad {
         double wallS = window.all().wallS();
         double clientPct = 100 * window.all().clientCpuS() / (wallS * cores);
         double serverPct = 100 * cpuS / (wallS * cores);
-        return new Window(slices, settled, idleCpuMsPerS, load.rate(), wallS, window.all().ok(), window.errors() + (window.all().answered() - window.all().ok()),
+        return new Window(slices, settled, idleCpuMsPerS, load.rate(), load.measureS(), wallS, window.all().ok(), window.errors() + (window.all().answered() - window.all().ok()),
                 cpuS, window.ok().p50Ms(), window.ok().p99Ms(), window.ok().p999Ms(), clientPct, serverPct,
                 ClientLimit.of(clientPct, serverPct, cores, cores, true, clientLimitPct), owners, top);
     }
@@ -171,6 +171,12 @@ public final class FixedLoad {
 
     static String quote(String s) {
         return s == null || s.isEmpty() ? "" : "\"" + s.replace("\"", "'") + "\"";
+    }
+
+    /** The window's length; results written before it had a column were oha -n runs, whose length is their duration rounded. */
+    static int windowS(Map<String, String> f) {
+        String w = f.get("window_s");
+        return w != null && !w.isEmpty() ? Integer.parseInt(w) : (int) Math.round(number(f.get("duration_s")));
     }
 
     private static String orEmpty(String s) {

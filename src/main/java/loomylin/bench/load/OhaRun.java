@@ -56,6 +56,17 @@ public final class OhaRun {
                 "--latency-correction"), url, requests, Duration.ofSeconds(60 + window.toSeconds() + 2L * timeoutS), timeoutS, sampler);
     }
 
+    /**
+     * Open loop for a fixed time: {@code rate} requests a second for {@code window}, over {@code connections}
+     * connections, latency from each request's due time; the window ends on time however slow the server is, and
+     * the requests still running then are counted apart ({@link Split#deadlineAborts}), so its answers are the
+     * answers inside the window.
+     */
+    public static Split openWindow(Path oha, URI url, int rate, Duration window, int connections, int timeoutS, ProcSampler sampler) throws IOException {
+        return split(List.of(oha.toString(), "-z", window.toSeconds() + "s", "-c", Integer.toString(connections), "-q", Integer.toString(rate),
+                "--latency-correction"), url, -1, Duration.ofSeconds(60 + window.toSeconds() + 2L * timeoutS), timeoutS, sampler);
+    }
+
     /** Closed loop: {@code connections} clients sending back to back for {@code window}; requests running at its end are aborted. */
     public static Split closedSplit(Path oha, URI url, Duration window, int connections, int timeoutS, ProcSampler sampler) throws IOException {
         return split(List.of(oha.toString(), "-z", window.toSeconds() + "s", "-c", Integer.toString(connections)), url, -1,

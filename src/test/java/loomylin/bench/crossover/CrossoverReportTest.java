@@ -25,7 +25,7 @@ class CrossoverReportTest {
 
     /** A 20 s run at 1,000 req/s: 20,000 answers, {@code msPerAnswer} of server CPU each, oha done in {@code wallS}. */
     static FixedLoad.Window window(double msPerAnswer, double p99, double wallS, boolean settled, boolean clientLimited) {
-        return new FixedLoad.Window(2, settled, 7, 1000, wallS, 20_000, 0, msPerAnswer * 20, 6, p99, p99 * 2, 20, 30, clientLimited, "", "");
+        return new FixedLoad.Window(2, settled, 7, 1000, 20, wallS, 20_000, 0, msPerAnswer * 20, 6, p99, p99 * 2, 20, 30, clientLimited, "", "");
     }
 
     static Row row(int invocation, Phase phase, Role role, PoolKind pool, int round, FixedLoad.Window w) {
@@ -79,7 +79,7 @@ class CrossoverReportTest {
     void aRatioIsOfAnswersInTheWindowNeverOfTheClientsWallTime() {
         List<Row> rows = twoInvocations(0.30);
         List<Row> slowClient = new ArrayList<>(rows);
-        slowClient.replaceAll(r -> r.role() == Role.VIRTUAL ? row(r.invocation(), Phase.COMPARE, Role.VIRTUAL, LOOM, r.round(), window(0.30, 10, 20.4, true, false)) : r);
+        slowClient.replaceAll(r -> r.role() == Role.VIRTUAL ? row(r.invocation(), Phase.COMPARE, Role.VIRTUAL, LOOM, r.round(), window(0.30, 10, 20.9, true, false)) : r);
         for (List<Row> r : List.of(rows, slowClient)) {
             CrossoverReport.Verdict v = CrossoverReport.verdict(r.stream().filter(x -> x.role() == Role.VIRTUAL).toList(),
                     r.stream().filter(x -> x.role() == Role.DEFAULT).toList(), Metric.CPU, 0.10);
