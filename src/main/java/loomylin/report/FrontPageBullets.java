@@ -22,6 +22,7 @@ final class FrontPageBullets implements Renderer {
     static final String ADMISSION = "gfx/results/admission";
     static final String FAIR = "gfx/results/fair";
     static final String MEMORY = "gfx/results/memory-per-request";
+    static final String CROSSOVER = "gfx/results/crossover";
 
     @Override
     public String usage() {
@@ -208,21 +209,39 @@ final class FrontPageBullets implements Renderer {
                 + ", " + link(page, HOPS_JDK + "/results.csv") + ").";
     }
 
+    /**
+     * CPU-bound work at a fixed load, from the crossover's {@code cpu1} cell: {@code loom} against Jetty's default
+     * pool, their CPU per answer and p99 paired by invocation and round; every run must decide, from two invocations.
+     */
     String cpuBound(Page page) {
-        String mixed = "mixed?cpu=1000&sleep=0&file=0";
-        List<Run> loom = closed(page, FAIR, "loom", mixed, 50);
-        List<Run> qtp200 = closed(page, FAIR, "qtp:200", mixed, 50);
+        String file = CROSSOVER + "/crossover.csv";
+        List<Map<String, String>> cell = page.files().csv(file).stream().filter(r -> "cpu1".equals(r.get("cell")) && "compare".equals(r.get("phase"))).toList();
+        List<Map<String, String>> loom = cell.stream().filter(r -> "virtual".equals(r.get("role")) && "loom".equals(r.get("pool"))).toList();
+        List<Map<String, String>> qtp200 = cell.stream().filter(r -> "default".equals(r.get("role"))).toList();
+        if (loom.isEmpty() || qtp200.isEmpty()) throw new Missing("no cpu1 runs of `loom` and `qtp:200` in " + file);
+        long marked = java.util.stream.Stream.concat(loom.stream(), qtp200.stream()).filter(r -> !"true".equals(r.get("decides"))).count();
+        if (marked > 0) throw new Missing("cpu1 in " + file + ": " + marked + " of " + (loom.size() + qtp200.size()) + " runs do not decide");
+        if (loom.stream().map(r -> r.get("invocation")).distinct().count() < 2) throw new Missing("cpu1 in " + file + ": runs from one invocation");
+        List<Double> cpu = new ArrayList<>();
+        List<Double> p99 = new ArrayList<>();
+        for (Map<String, String> l : loom) {
+            qtp200.stream().filter(q -> q.get("invocation").equals(l.get("invocation")) && q.get("round").equals(l.get("round"))).findFirst().ifPresent(q -> {
+                cpu.add(Double.parseDouble(l.get("cpu_ms_per_req")) / Double.parseDouble(q.get("cpu_ms_per_req")));
+                p99.add(Double.parseDouble(l.get("p99_ms")) / Double.parseDouble(q.get("p99_ms")));
+            });
+        }
+        if (cpu.isEmpty()) throw new Missing("cpu1 in " + file + ": no round with both pools");
         String seed = part(() -> {
+            String mixed = "mixed?cpu=1000&sleep=0&file=0";
             List<Run> seedLoom = closed(page, FULL, "loom", mixed, 50);
             List<Run> qtp4 = closed(page, FULL, "qtp:4", mixed, 50);
             return Fmt.ratioRange(need(Cells.ratio(seedLoom, qtp4, "rps"), "ratio")) + " `qtp:4`'s requests (2 request threads on 2 cores) at "
-                    + Fmt.ratioRange(need(Cells.ratio(seedLoom, qtp4, "cpu_ms_per_req"), "ratio")) + " its CPU per request";
+                    + Fmt.ratioRange(need(Cells.ratio(seedLoom, qtp4, "cpu_ms_per_req"), "ratio")) + " its CPU per request (" + link(page, FULL + "/results.csv") + ")";
         });
-        String random = part(() -> Fmt.ratioRange(rpsRatio(page, FULL, "loom", "qtp:4", "computational", 50)));
-        return "contention-free SHA-256 work at 50 clients on `loom` made " + Fmt.ratioRange(need(Cells.ratio(loom, qtp200, "rps"), "ratio"))
-                + " the requests of Jetty's default `qtp:200` at " + Fmt.ratioRange(need(Cells.ratio(loom, qtp200, "cpu_ms_per_req"), "ratio"))
-                + " its CPU per request (" + link(page, FAIR + "/results.csv") + "); in the seed's comparison, " + seed
-                + ", and on `Math.random()`'s shared seed " + random + " (" + link(page, FULL + "/results.csv") + ").";
+        return "offered " + loom.getFirst().get("offered_rps") + " req/s of 1 ms of SHA-256 work each, about half what the cores are estimated to serve,"
+                + " `loom` spent " + Fmt.ratioRange(Stats.of(cpu)) + " the server CPU per answer of Jetty's default `qtp:200`, at "
+                + Fmt.ratioRange(Stats.of(p99)) + " its p99 (" + cpu.size() + " rounds from 2 invocations, " + link(page, file)
+                + "); in the seed's closed-loop comparison, " + seed + ".";
     }
 
     String admission(Page page) {

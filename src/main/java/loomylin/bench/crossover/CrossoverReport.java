@@ -241,11 +241,11 @@ public final class CrossoverReport {
                 undecided.add(cell.label());
                 continue;
             }
-            decided.add(String.format(Locale.ROOT, "with %s (against `%s`) %s CPU per answer (%s) and %s p99 (%s)", cell.label(), theirs.getFirst().pool(),
+            decided.add(String.format(Locale.ROOT, "with %s (against `%s`), %s the CPU per answer (%s) at %s the p99 (%s)", cell.label(), theirs.getFirst().pool(),
                     ratio(cpu.ratio()), short_(cpu), ratio(p99.ratio()), short_(p99)));
         }
         if (virtual.isEmpty()) return "Crossover: no virtual-thread pool was measured.";
-        String head = "Crossover: at a fixed load well inside the machine, `" + virtual.get() + "` against the platform pool a sweep picked for that load had ";
+        String head = "Crossover: at a fixed load well inside the machine, `" + virtual.get() + "` against the platform pool a sweep picked for that load: ";
         String body = decided.isEmpty() ? "no decided cell" : String.join("; ", decided);
         return head + body + (undecided.isEmpty() ? "." : "; undecided with " + String.join(", ", undecided) + " (too few deciding runs).")
                 + String.format(Locale.ROOT, " A tie is within the widest A/A spread: %s for CPU per answer, %s for p99.", percent(cpuNoise), percent(p99Noise));
