@@ -18,6 +18,7 @@ import loomylin.bench.load.ClientBinary;
 import loomylin.bench.load.OhaRun;
 import loomylin.bench.output.Charts;
 import loomylin.bench.output.Progress;
+import loomylin.bench.measure.Measured;
 import loomylin.bench.output.Provenance;
 import loomylin.bench.run.Endpoint;
 import loomylin.bench.run.FreePort;
@@ -38,9 +39,9 @@ import loomylin.web.Limits;
 /**
  * {@code loomylin advise}: the user's own request, measured. The request ({@link Profile}: CPU, wait, body) is
  * simulated on {@code /mixed}, its CPU turned into SHA-256 iterations by a {@link Calibration}, and offered open
- * loop with oha at the user's rate, 1.5x and 2x it, on the user's platform pool ({@code qtp:THREADS}), on
- * {@code loom} and on {@link Shapes#PREFERRED}; each run a fresh server JVM, a warm-up at the user's rate, then the
- * measured window. Prints {@link AdvisePage} on stdout and writes it as advise.md, with advise.csv, advise.png and
+ * loop with oha at {@link Profile#rates}, on the user's platform pool ({@code qtp:THREADS}), on {@code loom} and on
+ * {@link Shapes#PREFERRED}, {@code --runs} times each, interleaved; each run a fresh server JVM, a warm-up at its own
+ * rate, an idle pause, then the measured window. Prints {@link AdvisePage} on stdout and writes it as advise.md, with advise.csv, advise.png and
  * provenance.json, to {@code --out}; progress goes to stderr.
  */
 public final class Advise {
@@ -49,6 +50,10 @@ public final class Advise {
 
     public static final Duration WINDOW = Duration.ofSeconds(15);
     public static final Duration WARMUP = Duration.ofSeconds(5);
+    /** Between a run's warm-up and its window, no load: the server JVM's CPU then is what it spends anyway. */
+    public static final Duration IDLE = Duration.ofSeconds(3);
+    /** advise.csv's columns before {@link RunResult#COLUMNS}. */
+    static final List<String> CSV_HEAD = List.of("multiple", "run", "idle_cpu_ms_per_s", "net_cpu_ms_per_req");
     /** Per run, beyond the warm-up and window: server start, settle, stop; for the estimate. */
     static final int OVERHEAD_S = 5;
     public static final String PAGE = "advise.md";
@@ -63,6 +68,7 @@ public final class Advise {
             new Flags.Flag("body-bytes", "N", "0", "response body bytes, read from a file as /mixed does"),
             new Flags.Flag("calls", "N", "0", "make the wait N consecutive downstream calls (to Loomylin's backend) instead of a sleep"),
             new Flags.Flag("window", "DURATION", "15s", "each measured window, e.g. 15s"),
+            new Flags.Flag("runs", "N", "2", "runs of each pool at each rate, interleaved; the page gives their medians"),
             new Flags.Flag("warmup", "DURATION", "5s", "each server's warm-up, at the rate of its window, before the window"),
             new Flags.Flag("out", "DIR", "advise-results", "where advise.md, advise.csv, advise.png and provenance.json go"),
             new Flags.Flag("twin", "java|kotlin", "java", "which implementation the servers run"),
@@ -79,16 +85,19 @@ public final class Advise {
 
                 Measures your request profile on this machine: /mixed does your CPU (as SHA-256 work), then your
                 wait (a sleep, or with --calls N that many calls to Loomylin's backend), then sends your body; oha
-                offers it open loop at your rate, 1.5x and 2x, on your platform pool (qtp:THREADS), on loom and on
+                offers it open loop at your rate, 1.5x and 2x (and a tenth past the lowest knee it predicts, when
+                that lies within 4x), on your platform pool (qtp:THREADS), on loom and on
                 """ + Shapes.PREFERRED + """
-                , a fresh server per run. Prints one page: per pool the
-                achieved rate, p50/p99, CPU per request, OS threads, memory growth and errors; each pool's knee
-                (Little's law, the CPU, measured); a verdict with its numbers; the caveats for your profile; and
-                whether the client or the machine limited the measurement. About 4 minutes with the defaults.
+                , --runs (2) fresh servers per pool and rate, each warmed up at its own rate. A rate past the cores
+                is measured beside the rate they allow, and the page says where to cap admission. Prints one page:
+                per run the achieved rate, p50/p99, CPU per request (and less what the idle JVM spends), OS
+                threads, memory growth and errors; each pool's knee (Little's law, the CPU, measured); a verdict
+                with each pool's p99 and CPU per request; the caveats for your profile; and whether the client or
+                the machine limited the measurement. About 10 minutes with the defaults.
                 Linux only (reads /proc); needs oha: cargo install oha --version 1.16.0 --locked
 
-                Refused with one line and exit 2: negative or malformed numbers, a wait shorter than the CPU, a rate
-                whose CPU alone needs more than this machine's cores, more connections than the open-file limit.
+                Refused with one line and exit 2: negative or malformed numbers, more connections than the
+                open-file limit.
 
                 Flags (each also settable by the environment variable shown):
                 """ + Flags.describe(FLAGS);
@@ -107,12 +116,12 @@ public final class Advise {
      * The command's flags, read once: the request profile, the servers' java ({@code --java}; null = advise's own),
      * the windows, the servers' twin and heap, oha's timeout and binary, the client-limit rule and where results go.
      */
-    public record Options(Profile profile, String java, Duration window, Duration warmup, String twin, String heap, int timeoutS, int clientLimit,
+    public record Options(Profile profile, String java, Duration window, Duration warmup, int runs, String twin, String heap, int timeoutS, int clientLimit,
                           String oha, Path out) {
         public static Options of(Flags flags) {
             return new Options(Profile.parse(flags.get("cpu-ms"), flags.get("wait-ms"), flags.get("rate"), flags.get("threads"), flags.get("body-bytes"),
                     flags.get("calls")), flags.get("java"), flags.duration("window", Duration.ofSeconds(1), Duration.ofMinutes(10)),
-                    flags.duration("warmup", Duration.ofSeconds(1), Duration.ofMinutes(5)), flags.value("twin", Twin::parse).label(), flags.heap("heap", "512m"),
+                    flags.duration("warmup", Duration.ofSeconds(1), Duration.ofMinutes(5)), flags.integer("runs", 1, 10), flags.value("twin", Twin::parse).label(), flags.heap("heap", "512m"),
                     flags.integer("timeout", 1, 600), flags.integer("client-limit", 1, 100), flags.get("oha"), Path.of(flags.get("out")).toAbsolutePath());
         }
     }
@@ -137,9 +146,9 @@ public final class Advise {
         profile.checkMachine(cores, ProcLimits.openFiles(Path.of("/proc/self/limits")));
         Path oha = ClientBinary.locate(Client.OHA, options.oha() == null ? null : Path.of(options.oha()));
         List<PoolKind> pools = pools(profile);
-        List<Integer> rates = profile.rates();
-        int total = pools.size() * rates.size();
-        long estimateS = total * (window.toSeconds() + warmup.toSeconds() + OVERHEAD_S);
+        List<Integer> rates = profile.rates(cores);
+        int total = pools.size() * rates.size() * options.runs();
+        long estimateS = total * (window.toSeconds() + warmup.toSeconds() + IDLE.toSeconds() + OVERHEAD_S);
         Path dir = options.out();
         try {
             Files.createDirectories(dir);
@@ -158,24 +167,27 @@ public final class Advise {
             URI backendUri = backend != null ? backend.uri("") : URI.create("http://" + ServerProcess.HOST + ":1"); // without calls /mixed calls nothing
             try {
                 Progress bar = new Progress(total, progress);
-                StringBuilder csv = new StringBuilder("multiple," + String.join(",", RunResult.COLUMNS) + ",failure\n");
-                for (int rate : rates) { // every pool at one rate before the next rate: drift hits every pool alike
-                    for (PoolKind pool : pools) {
-                        RunSpec spec = new RunSpec(pool, endpoint, profile.connections(), rate, Client.OHA, 1);
-                        Files.writeString(log, "=== " + pool + " at " + rate + " req/s\n", java.nio.file.StandardOpenOption.APPEND);
-                        AdvisePage.Run run = one(spec, profile, twin, heap, oha, window, warmup, timeoutS, clientLimit, cores, log, backendUri);
-                        runs.add(run);
-                        String multiple = RunResult.fixed((double) rate / profile.rate(), 2);
-                        if (run.result() != null) {
-                            rows.add(run.result());
-                            csv.append(multiple).append(',').append(String.join(",", run.result().csvFields())).append(",\n");
-                            bar.done(runs.size(), run.result());
-                        } else {
-                            csv.append(multiple).append(',').append(pool).append(',').append(endpoint).append(",".repeat(RunResult.COLUMNS.size() - 2))
-                                    .append(",\"").append(run.failure().replace("\"", "'")).append("\"\n");
-                            progress.printf("[%d/%d] %s at %d req/s FAILED: %s%n", runs.size(), total, pool, rate, run.failure());
+                StringBuilder csv = new StringBuilder(String.join(",", CSV_HEAD) + "," + String.join(",", RunResult.COLUMNS) + ",failure\n");
+                for (int rate : rates) { // every pool at one rate before the next rate, rounds interleaved: drift hits every pool alike
+                    for (int round = 1; round <= options.runs(); round++) {
+                        for (PoolKind pool : pools) {
+                            RunSpec spec = new RunSpec(pool, endpoint, profile.connections(cores), rate, Client.OHA, round);
+                            Files.writeString(log, "=== " + pool + " at " + rate + " req/s, run " + round + "\n", java.nio.file.StandardOpenOption.APPEND);
+                            AdvisePage.Run run = one(spec, round, twin, heap, oha, window, warmup, timeoutS, clientLimit, cores, log, backendUri);
+                            runs.add(run);
+                            String head = String.join(",", RunResult.fixed((double) rate / profile.rate(), 2), Integer.toString(round),
+                                    RunResult.fixed(run.idleCpuMsPerS(), 2), RunResult.fixed(run.netCpuMs(), 4));
+                            if (run.result() != null) {
+                                rows.add(run.result());
+                                csv.append(head).append(',').append(String.join(",", run.result().csvFields())).append(",\n");
+                                bar.done(runs.size(), run.result());
+                            } else {
+                                csv.append(head).append(',').append(pool).append(',').append(endpoint).append(",".repeat(RunResult.COLUMNS.size() - 2))
+                                        .append(",\"").append(run.failure().replace("\"", "'")).append("\"\n");
+                                progress.printf("[%d/%d] %s at %d req/s FAILED: %s%n", runs.size(), total, pool, rate, run.failure());
+                            }
+                            Files.writeString(dir.resolve(CSV), csv.toString());
                         }
-                        Files.writeString(dir.resolve(CSV), csv.toString());
                     }
                 }
             } finally {
@@ -205,9 +217,15 @@ public final class Advise {
         return pools;
     }
 
-    private static AdvisePage.Run one(RunSpec spec, Profile p, String twin, String heap, Path oha, Duration window, Duration warmup, int timeoutS,
+    /**
+     * One run on a fresh server: a warm-up at the run's own rate, {@link #IDLE} with no load (what the JVM spends
+     * anyway), then the window. oha runs by time in both (-z with -q), so a pool that falls behind costs no more
+     * time than one that keeps up, and the window's answers are those inside it.
+     */
+    private static AdvisePage.Run one(RunSpec spec, int round, String twin, String heap, Path oha, Duration window, Duration warmup, int timeoutS,
                                       int clientLimit, int cores, Path log, URI backend) throws IOException {
         ServerProcess server = null;
+        double[] idle = {Double.NaN};
         try {
             for (int attempt = 1; ; attempt++) {
                 server = ServerProcess.server(spec.pool().toString(), twin, heap, FreePort.pick(), backend, HopClientKind.URL, log);
@@ -219,19 +237,40 @@ public final class Advise {
                     if (!server.portTaken() || attempt == 3) throw e;
                 }
             }
-            int warmRate = spec.rate(); // at the run's own rate: a warm-up at another rate leaves the window unsettled by construction
+            ServerProcess measured = server;
             RunResult r = TimedRun.run(server, spec, twin, cores, clientLimit,
-                    (url, sampler) -> OhaRun.measure(oha, url, (int) Math.max(1, warmRate * warmup.toMillis() / 1000), warmRate, spec.concurrency(), timeoutS, null),
-                    (url, sampler) -> OhaRun.measure(oha, url, (int) Math.max(1, spec.rate() * window.toMillis() / 1000), spec.rate(), spec.concurrency(), timeoutS, sampler));
-            return new AdvisePage.Run(spec.pool(), spec.rate(), r, null);
+                    (url, sampler) -> {
+                        Measured m = OhaRun.openWindow(oha, url, spec.rate(), warmup, spec.concurrency(), timeoutS, null).all();
+                        idle[0] = idleCpuMsPerS(measured);
+                        return m;
+                    },
+                    (url, sampler) -> OhaRun.openWindow(oha, url, spec.rate(), window, spec.concurrency(), timeoutS, sampler).all());
+            return new AdvisePage.Run(spec.pool(), spec.rate(), round, r, null, idle[0]);
         } catch (StartupFailure | IllegalArgumentException e) {
-            return new AdvisePage.Run(spec.pool(), spec.rate(), null, String.valueOf(e.getMessage()));
+            return new AdvisePage.Run(spec.pool(), spec.rate(), round, null, String.valueOf(e.getMessage()), Double.NaN);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new StartupFailure("advise: interrupted");
         } finally {
             if (server != null) server.close();
         }
+    }
+
+    /** The server's CPU over {@link #IDLE} with no load, per second. */
+    private static double idleCpuMsPerS(ServerProcess server) throws IOException {
+        double before = cpuS(server);
+        try {
+            Thread.sleep(IDLE.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted");
+        }
+        return 1000 * (cpuS(server) - before) / IDLE.toSeconds();
+    }
+
+    private static double cpuS(ServerProcess server) {
+        return loomylin.proc.ProcReader.SYSTEM.stat(server.pid()).map(loomylin.proc.ProcStat::cpuTicks)
+                .orElseThrow(() -> new StartupFailure("server exited during the run: " + server.outputTail())) / loomylin.proc.ProcStat.TICKS_PER_SECOND;
     }
 
     /** The backend the wait's calls go to: its own JVM for the whole of advise. */
@@ -242,6 +281,6 @@ public final class Advise {
 
     /** How the windows read on the page. */
     private static String windows(Duration window, Duration warmup) {
-        return Durations.go(window) + " windows after a " + Durations.go(warmup) + " warm-up at the window's own rate";
+        return Durations.go(window) + " windows after a " + Durations.go(warmup) + " warm-up at the window's own rate and " + Durations.go(IDLE) + " idle";
     }
 }

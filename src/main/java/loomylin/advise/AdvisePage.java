@@ -3,7 +3,7 @@ package loomylin.advise;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
+import loomylin.bench.output.Spread;
 import loomylin.bench.run.RunResult;
 import loomylin.jetty.PoolKind;
 
@@ -17,8 +17,20 @@ public final class AdvisePage {
     private AdvisePage() {
     }
 
-    /** One run: {@code result} null when it failed, with {@code failure} saying why. */
-    public record Run(PoolKind pool, int offered, RunResult result, String failure) {
+    /**
+     * One run: round {@code round} at a point (a pool and an offered rate); {@code result} null when it failed, with
+     * {@code failure} saying why; {@code idleCpuMsPerS} what the same server spent idle just before its window.
+     */
+    public record Run(PoolKind pool, int offered, int round, RunResult result, String failure, double idleCpuMsPerS) {
+        public Run(PoolKind pool, int offered, RunResult result, String failure) {
+            this(pool, offered, 1, result, failure, Double.NaN);
+        }
+
+        /** CPU ms per answer less what the idle JVM spends over as long: the request's own; NaN without an idle measurement. */
+        public double netCpuMs() {
+            if (result == null || result.ok() == 0 || Double.isNaN(idleCpuMsPerS)) return Double.NaN;
+            return (1000 * result.cpuS() - idleCpuMsPerS * result.durationS()) / result.ok();
+        }
     }
 
     /** A rate is held when every request got a 2xx, at least this share of the offered rate was achieved, ... */
@@ -42,12 +54,22 @@ public final class AdvisePage {
         return r != null && r.errors() == 0 && r.rps() >= ACHIEVED_SHARE * run.offered() && r.p99Ms() <= p99BoundMs(p);
     }
 
+    /** A point is held when it has runs and every one of them held. */
+    public static boolean held(PoolKind pool, int rate, List<Run> runs, Profile p) {
+        List<Run> at = all(runs, pool, rate);
+        return !at.isEmpty() && at.stream().allMatch(r -> held(r, p));
+    }
+
+    /** The rates measured, lowest first. */
+    static List<Integer> rates(List<Run> runs) {
+        return runs.stream().map(Run::offered).distinct().sorted().toList();
+    }
+
     /** The highest offered rate the pool held, with every lower one held too; 0 when it did not hold the first. */
     public static int heldUpTo(PoolKind pool, List<Run> runs, Profile p) {
         int best = 0;
-        for (int rate : p.rates()) {
-            Optional<Run> run = find(runs, pool, rate);
-            if (run.isEmpty() || !held(run.get(), p)) break;
+        for (int rate : rates(runs)) {
+            if (!held(pool, rate, runs, p)) break;
             best = rate;
         }
         return best;
@@ -56,56 +78,76 @@ public final class AdvisePage {
     /** "above 600 req/s", "between 300 and 450 req/s", "below 300 req/s". */
     public static String measuredKnee(PoolKind pool, List<Run> runs, Profile p) {
         int up = heldUpTo(pool, runs, p);
-        List<Integer> rates = p.rates();
+        List<Integer> rates = rates(runs);
+        if (rates.isEmpty()) return "not measured";
         if (up == rates.getLast()) return "above " + up + " req/s (held every rate)";
         if (up == 0) return "below " + rates.getFirst() + " req/s (did not hold the first rate)";
         return "between " + up + " and " + rates.get(rates.indexOf(up) + 1) + " req/s";
     }
 
-    /** CPU ms per request measured at the user's own rate (else the first run that has it). */
+    /** CPU ms per request at the lowest rate that has it: the median over its runs. */
     static double cpuMs(PoolKind pool, List<Run> runs) {
-        return runs.stream().filter(r -> r.pool().equals(pool) && r.result() != null && !Double.isNaN(r.result().cpuMsPerRequest()))
-                .map(r -> r.result().cpuMsPerRequest()).findFirst().orElse(Double.NaN);
+        for (int rate : rates(runs)) {
+            double cpu = median(all(runs, pool, rate), r -> r.result().cpuMsPerRequest());
+            if (!Double.isNaN(cpu)) return cpu;
+        }
+        return Double.NaN;
+    }
+
+    /** The median of a figure over the runs that measured something; NaN when none did. */
+    static double median(List<Run> runs, java.util.function.ToDoubleFunction<Run> figure) {
+        return Spread.of(runs.stream().filter(r -> r.result() != null).map(figure::applyAsDouble).toList()).median();
     }
 
     public static String render(Profile p, String query, double iterationsPerMs, int cores, List<PoolKind> pools, List<Run> runs,
                                 String windows, String chart) {
         StringBuilder out = new StringBuilder();
+        List<Integer> rates = rates(runs);
         out.append(String.format(Locale.ROOT, "# advise: %s ms CPU + %d ms wait per request at %d req/s, on qtp:%d today%n%n",
                 Profile.fmt(p.cpuMs()), p.waitMs(), p.rate(), p.threads()));
         out.append(String.format(Locale.ROOT, "Simulated as `/%s` (%.0f SHA-256 iterations per ms of CPU on this machine%s), offered open loop with oha"
-                + " (latency from each request's intended send time) at %s req/s, %s, a fresh server JVM per run; %d cores.%n%n",
+                + " (latency from each request's intended send time) at %s req/s%s, %s, %d run(s) per pool and rate, a fresh server JVM per run; %d cores.%n%n",
                 query, iterationsPerMs, p.usesBackend() ? "; the wait as " + p.calls() + " consecutive calls to Loomylin's backend, whose delays add up to it"
-                        : "; the wait as a sleep", join(p.rates()), windows, cores));
+                        : "; the wait as a sleep", join(rates), p.overloaded(cores) ? String.format(Locale.ROOT, " (%d req/s is the rate the cores allow, %.0f %%"
+                        + " of their estimated %.0f req/s for this request; yours is past it)", p.allowedRate(cores), 100 * Profile.ALLOWED_SHARE, p.capacity(cores)) : "",
+                windows, runs.stream().mapToInt(Run::round).max().orElse(0), cores));
         out.append("## Verdict\n\n").append(verdict(p, cores, pools, runs)).append("\n\n");
-        out.append("## Per pool\n\n| pool | offered req/s | achieved req/s | p50 ms | p99 ms | CPU ms/req | OS threads | memory growth MB | errors | held |\n"
-                + "|---|---|---|---|---|---|---|---|---|---|\n");
+        out.append("## Per pool\n\n| pool | offered req/s | run | achieved req/s | p50 ms | p99 ms | CPU ms/req | less idle | OS threads | memory growth MB | errors | held |\n"
+                + "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (PoolKind pool : pools) {
-            for (int rate : p.rates()) {
-                Optional<Run> run = find(runs, pool, rate);
-                if (run.isEmpty()) continue;
-                RunResult r = run.get().result();
-                if (r == null) {
-                    out.append(String.format(Locale.ROOT, "| `%s` | %d | failed: %s | | | | | | | no |%n", pool, rate, run.get().failure().replace("|", "/")));
-                    continue;
+            for (int rate : rates) {
+                for (Run run : all(runs, pool, rate)) {
+                    RunResult r = run.result();
+                    if (r == null) {
+                        out.append(String.format(Locale.ROOT, "| `%s` | %d | %d | failed: %s | | | | | | | | no |%n", pool, rate, run.round(), run.failure().replace("|", "/")));
+                        continue;
+                    }
+                    out.append(String.format(Locale.ROOT, "| `%s` | %d | %d | %s | %s | %s | %s | %s | %s | %s | %d | %s |%n", pool, rate, run.round(),
+                            RunResult.fixed(r.rps(), 1), RunResult.fixed(r.p50Ms(), 1), RunResult.fixed(r.p99Ms(), 1), RunResult.fixed(r.cpuMsPerRequest(), 3),
+                            RunResult.fixed(run.netCpuMs(), 3), RunResult.count(r.peakThreads()), RunResult.fixed(r.rssGrowthKb() / 1024.0, 1), r.errors(),
+                            held(run, p) ? "yes" : "no"));
                 }
-                out.append(String.format(Locale.ROOT, "| `%s` | %d | %s | %s | %s | %s | %s | %s | %d | %s |%n", pool, rate, RunResult.fixed(r.rps(), 1),
-                        RunResult.fixed(r.p50Ms(), 1), RunResult.fixed(r.p99Ms(), 1), RunResult.fixed(r.cpuMsPerRequest(), 3), RunResult.count(r.peakThreads()),
-                        RunResult.fixed(r.rssGrowthKb() / 1024.0, 1), r.errors(), held(run.get(), p) ? "yes" : "no"));
             }
         }
-        out.append(String.format(Locale.ROOT, "%nA rate is held when every request got a 2xx, at least %.0f %% of it was achieved and p99 stayed within %s ms"
-                + " (%.0fx the request's own %s ms, or that plus %.0f ms).%n%n", ACHIEVED_SHARE * 100, RunResult.fixed(p99BoundMs(p), 0), P99_FACTOR,
-                Profile.fmt(p.serviceS() * 1000), P99_SLACK_MS));
+        out.append(String.format(Locale.ROOT, "%nA run held its rate when every request got a 2xx, at least %.0f %% of the rate was achieved and p99 stayed"
+                + " within %s ms (%.0fx the request's own %s ms, or that plus %.0f ms); a pool holds a rate when every run of it did. *Less idle* is the"
+                + " CPU per request less what the same server JVM spent idle just before the window (JIT, GC, timers), over as long: the request's own.%n%n",
+                ACHIEVED_SHARE * 100, RunResult.fixed(p99BoundMs(p), 0), P99_FACTOR, Profile.fmt(p.serviceS() * 1000), P99_SLACK_MS));
         out.append("## Knees\n\n| pool | Little's law | CPU limit | predicted | measured |\n|---|---|---|---|---|\n");
         for (PoolKind pool : pools) {
             double little = Profile.littleKnee(pool, p.serviceS());
             double cpu = Profile.cpuKnee(cores, cpuMs(pool, runs));
+            double predicted = Math.min(little, Double.isNaN(cpu) ? Double.POSITIVE_INFINITY : cpu);
+            String measured = measuredKnee(pool, runs, p);
+            if (!rates.isEmpty() && heldUpTo(pool, runs, p) == rates.getLast())
+                measured += Double.isInfinite(predicted) ? "" : predicted > rates.getLast()
+                        ? String.format(Locale.ROOT, "; the predicted knee was not reached: it lies past the highest rate offered (advise goes up to %.0fx your rate)",
+                        Profile.KNEE_REACH) : "; held past the predicted knee";
             out.append(String.format(Locale.ROOT, "| `%s` | %s | %s | %s | %s |%n", pool,
                     Double.isInfinite(little) ? "no thread cap" : String.format(Locale.ROOT, "%.0f req/s (%d request threads / %s s)", little,
                             pool.size() - loomylin.jetty.JettySetup.LOOP_THREADS, RunResult.fixed(p.serviceS(), 3)),
                     Double.isNaN(cpu) ? "-" : String.format(Locale.ROOT, "%.0f req/s (%d cores / %s ms measured)", cpu, cores, RunResult.fixed(cpuMs(pool, runs), 3)),
-                    rate(Math.min(little, Double.isNaN(cpu) ? Double.POSITIVE_INFINITY : cpu)), measuredKnee(pool, runs, p)));
+                    rate(predicted), measured));
         }
         out.append("\n## Caveats for this profile\n\n");
         caveats(p, cores, pools, runs).forEach(c -> out.append("- ").append(c).append('\n'));
@@ -115,15 +157,42 @@ public final class AdvisePage {
         return out.toString();
     }
 
-    /** The verdict: which pool held the most of the rates, compared with the user's pool, in plain words. */
+    /** The verdict: which pool held the most of the rates, compared with the user's pool, then each pool's p99 and CPU per request. */
     static String verdict(Profile p, int cores, List<PoolKind> pools, List<Run> runs) {
+        return (p.overloaded(cores) ? pastTheCores(p, cores, pools, runs) : held(p, cores, pools, runs)) + " " + figures(p, cores, pools, runs);
+    }
+
+    /** A rate past the cores: no pool can serve it; what the cores allow, what virtual threads cost there, and where to cap. */
+    static String pastTheCores(Profile p, int cores, List<PoolKind> pools, List<Run> runs) {
+        double cpu = cpuMs(pools.getFirst(), runs);
+        double need = p.rate() * (Double.isNaN(cpu) ? p.cpuMs() : cpu) / 1000;
+        return String.format(Locale.ROOT, "Your %d req/s is past this machine's cores: at %s ms of CPU per request it needs %.1f cores, and there are %d."
+                        + " No pool serves it here, and virtual threads add no capacity past the cores; advise measured the rate the cores allow, %d req/s,"
+                        + " beside yours%s. %s", p.rate(), RunResult.fixed(Double.isNaN(cpu) ? p.cpuMs() : cpu, 3), need, cores, p.allowedRate(cores),
+                rates(runs).getLast() < p.rate() ? " (offered at " + rates(runs).getLast() + " req/s, " + Profile.fmt(Profile.OVERLOAD_REACH)
+                        + "x the cores' estimated capacity: farther out only the queue grows)" : "", cap(p, cores, runs, pools));
+    }
+
+    /** Where to cap admission for a CPU-bound load: Little's law at the cores' knee. */
+    static String cap(Profile p, int cores, List<Run> runs, List<PoolKind> pools) {
+        double cpu = cpuMs(pools.getFirst(), runs);
+        double ms = Double.isNaN(cpu) || cpu <= 0 ? Math.max(p.cpuMs(), 0.001) : cpu;
+        long inFlight = (long) Math.ceil(cores * (ms + p.waitMs()) / ms);
+        return String.format(Locale.ROOT, "To answer what the cores can in time and refuse the rest at once, cap admission at about %d requests in flight"
+                + " (Loomylin's --max-in-flight %d: Little's law at the cores' knee, %d cores x (%s ms CPU + %d ms wait) / %s ms; arithmetic, not measured"
+                + " here: bench --preset admission measures what a cap delivers).", inFlight, inFlight, cores, RunResult.fixed(ms, 3), p.waitMs(), RunResult.fixed(ms, 3));
+    }
+
+    /** Within the cores: which pool held the most rates. */
+    static String held(Profile p, int cores, List<PoolKind> pools, List<Run> runs) {
         PoolKind mine = pools.getFirst();
         int mineUp = heldUpTo(mine, runs, p);
         PoolKind best = mine;
         for (PoolKind pool : pools) if (heldUpTo(pool, runs, p) > heldUpTo(best, runs, p)) best = pool;
         int bestUp = heldUpTo(best, runs, p);
-        int top = p.rates().getLast();
-        String mineAt = at(mine, runs, mineUp == 0 ? p.rates().getFirst() : mineUp);
+        List<Integer> rates = rates(runs);
+        int top = rates.isEmpty() ? p.rate() : rates.getLast();
+        String mineAt = at(mine, runs, mineUp == 0 ? p.rate() : mineUp);
         if (bestUp == 0) {
             double cpu = cpuMs(mine, runs);
             return String.format(Locale.ROOT, "No pool held even your own %d req/s. %s The CPU's knee at the measured %s ms per request is %s, and Little's law's for qtp:%d is %s:"
@@ -132,16 +201,17 @@ public final class AdvisePage {
         }
         if (best.equals(mine)) {
             StringBuilder v = new StringBuilder(String.format(Locale.ROOT, "Keep qtp:%d: it held %s (%s).", p.threads(),
-                    mineUp == top ? "every rate up to twice yours, " + top + " req/s" : "up to " + mineUp + " req/s", at(mine, runs, mineUp)));
+                    mineUp == top ? "every rate measured, up to " + top + " req/s" : "up to " + mineUp + " req/s", at(mine, runs, mineUp)));
             for (PoolKind other : pools) {
                 if (other.equals(mine)) continue;
                 int up = heldUpTo(other, runs, p);
-                Run o = find(runs, other, mineUp).orElse(null);
-                Run m = find(runs, mine, mineUp).orElse(null);
-                if (up >= mineUp && o != null && m != null && o.result() != null && m.result() != null)
+                List<Run> o = all(runs, other, mineUp);
+                List<Run> m = all(runs, mine, mineUp);
+                if (up >= mineUp && !Double.isNaN(median(o, r -> r.result().peakThreads())) && !Double.isNaN(median(m, r -> r.result().peakThreads())))
                     v.append(String.format(Locale.ROOT, " %s held it too, with %s OS threads against %s and %s MB of memory growth against %s:"
-                                    + " virtual threads would buy threads and memory here, not throughput.", other, RunResult.count(o.result().peakThreads()),
-                            RunResult.count(m.result().peakThreads()), RunResult.fixed(o.result().rssGrowthKb() / 1024.0, 1), RunResult.fixed(m.result().rssGrowthKb() / 1024.0, 1)));
+                                    + " virtual threads would buy threads and memory here, not throughput.", other, RunResult.count((int) median(o, r -> r.result().peakThreads())),
+                            RunResult.count((int) median(m, r -> r.result().peakThreads())), RunResult.fixed(median(o, r -> r.result().rssGrowthKb()) / 1024.0, 1),
+                            RunResult.fixed(median(m, r -> r.result().rssGrowthKb()) / 1024.0, 1)));
                 else v.append(String.format(Locale.ROOT, " %s held %s.", other, up == 0 ? "none of the rates" : "up to " + up + " req/s"));
             }
             return v.toString();
@@ -151,48 +221,80 @@ public final class AdvisePage {
         List<String> alike = pools.stream().filter(x -> !x.equals(winner) && !x.equals(mine) && heldUpTo(x, runs, p) == bestUp).map(PoolKind::toString).toList();
         double little = Profile.littleKnee(mine, p.serviceS());
         return String.format(Locale.ROOT, "Virtual threads pay off for this profile: %s%s held %s (%s), while your qtp:%d %s (%s). Little's law puts qtp:%d's knee at %s"
-                        + " (%d request threads / %s s per request); %s.", best, alike.isEmpty() ? "" : " (and " + String.join(", ", alike) + ")", bestUp == top ? "every rate up to twice yours, " + top + " req/s" : "up to " + bestUp + " req/s",
+                        + " (%d request threads / %s s per request); %s.", best, alike.isEmpty() ? "" : " (and " + String.join(", ", alike) + ")",
+                bestUp == top ? "every rate measured, up to " + top + " req/s" : "up to " + bestUp + " req/s",
                 at(best, runs, bestUp), p.threads(), why, at(mine, runs, firstNotHeld(mine, runs, p)), p.threads(), rate(little),
                 p.threads() - loomylin.jetty.JettySetup.LOOP_THREADS, RunResult.fixed(p.serviceS(), 3),
                 little < top ? "a platform pool of " + (int) Math.ceil(top * p.serviceS() + loomylin.jetty.JettySetup.LOOP_THREADS)
                         + " threads would reach " + top + " req/s by the same law, at a thread per request in flight" : "the threads were not its limit");
     }
 
-    private static int firstNotHeld(PoolKind pool, List<Run> runs, Profile p) {
-        for (int rate : p.rates()) if (find(runs, pool, rate).map(r -> !held(r, p)).orElse(true)) return rate;
-        return p.rates().getLast();
+    /**
+     * Each pool's p99 and CPU per request at the user's rate (past the cores: at the rate they allow and at the user's),
+     * the medians over the runs, with each pool's ratio to the user's pool.
+     */
+    static String figures(Profile p, int cores, List<PoolKind> pools, List<Run> runs) {
+        List<Integer> at = p.overloaded(cores) ? rates(runs) : rates(runs).stream().filter(r -> r == p.rate()).toList();
+        List<String> sentences = new ArrayList<>();
+        PoolKind mine = pools.getFirst();
+        for (int rate : at) {
+            List<String> parts = new ArrayList<>();
+            double mineP99 = median(all(runs, mine, rate), r -> r.result().p99Ms());
+            double mineCpu = median(all(runs, mine, rate), r -> r.result().cpuMsPerRequest());
+            for (PoolKind pool : pools) {
+                List<Run> point = all(runs, pool, rate);
+                double p99 = median(point, r -> r.result().p99Ms());
+                double cpu = median(point, r -> r.result().cpuMsPerRequest());
+                if (Double.isNaN(p99)) {
+                    parts.add(pool + " measured nothing");
+                    continue;
+                }
+                String vs = pool.equals(mine) || Double.isNaN(mineP99) ? "" : String.format(Locale.ROOT, " (%.2fx and %.2fx yours)", p99 / mineP99, cpu / mineCpu);
+                parts.add(String.format(Locale.ROOT, "%s p99 %s ms and %s ms of CPU per request, %s less idle%s", pool, RunResult.fixed(p99, 1),
+                        RunResult.fixed(cpu, 3), RunResult.fixed(median(point, Run::netCpuMs), 3), vs));
+            }
+            String label = rate == p.rate() ? "At your " + rate + " req/s" : "At " + rate + " req/s";
+            sentences.add(label + " (median of " + all(runs, mine, rate).size() + " run(s) each): " + String.join("; ", parts) + ".");
+        }
+        return String.join(" ", sentences);
     }
 
-    /** "at 450 req/s: achieved 449.8, p99 52.1 ms" for one run, or why there is none. */
+    private static int firstNotHeld(PoolKind pool, List<Run> runs, Profile p) {
+        for (int rate : rates(runs)) if (!held(pool, rate, runs, p)) return rate;
+        return rates(runs).getLast();
+    }
+
+    /** "at 450 req/s: achieved 449.8, p99 52.1 ms" for a point, the medians over its runs, or why there is none. */
     static String at(PoolKind pool, List<Run> runs, int rate) {
-        Optional<Run> run = find(runs, pool, rate);
-        if (run.isEmpty()) return "no run at " + rate + " req/s";
-        RunResult r = run.get().result();
-        if (r == null) return "at " + rate + " req/s the run failed: " + run.get().failure();
-        return String.format(Locale.ROOT, "at %d req/s: achieved %s, p99 %s ms%s", rate, RunResult.fixed(r.rps(), 1), RunResult.fixed(r.p99Ms(), 1),
-                r.errors() > 0 ? ", " + r.errors() + " errors" : "");
+        List<Run> point = all(runs, pool, rate);
+        if (point.isEmpty()) return "no run at " + rate + " req/s";
+        if (point.stream().allMatch(r -> r.result() == null)) return "at " + rate + " req/s the run failed: " + point.getFirst().failure();
+        long errors = point.stream().filter(r -> r.result() != null).mapToLong(r -> r.result().errors()).sum();
+        return String.format(Locale.ROOT, "at %d req/s: achieved %s, p99 %s ms%s", rate, RunResult.fixed(median(point, r -> r.result().rps()), 1),
+                RunResult.fixed(median(point, r -> r.result().p99Ms()), 1), errors > 0 ? ", " + errors + " errors" : "");
     }
 
     static List<String> caveats(Profile p, int cores, List<PoolKind> pools, List<Run> runs) {
         List<String> out = new ArrayList<>();
         double cpu = pools.stream().mapToDouble(pool -> cpuMs(pool, runs)).filter(x -> !Double.isNaN(x)).min().orElse(p.cpuMs());
-        double coresAtTop = p.rates().getLast() * cpu / 1000.0;
+        int top = runs.isEmpty() ? p.rates(cores).getLast() : rates(runs).getLast();
+        double coresAtTop = top * cpu / 1000.0;
         if (coresAtTop >= 0.7 * cores)
             out.add(String.format(Locale.ROOT, "CPU-bound at these rates: at %d req/s the measured %s ms of CPU per request needs %.1f of %d cores. Virtual threads"
-                            + " add no capacity past the CPU's knee (%s), and an unbounded virtual-thread server admits every request and then answers none in time:"
-                            + " cap admission (Loomylin's --max-in-flight).", p.rates().getLast(), RunResult.fixed(cpu, 3), coresAtTop, cores,
-                    rate(Profile.cpuKnee(cores, cpu))));
+                            + " add no capacity past the CPU's knee (%s), and an unbounded virtual-thread server admits every request and then answers none in time."
+                            + " %s", top, RunResult.fixed(cpu, 3), coresAtTop, cores, rate(Profile.cpuKnee(cores, cpu)),
+                    p.overloaded(cores) ? "The verdict says where to cap admission." : cap(p, cores, runs, pools)));
         if (p.usesBackend())
             out.add(String.format(Locale.ROOT, "A downstream limit: the %d ms wait is %d call(s) to Loomylin's backend, which answers every call after its delay"
                             + " without a limit of its own. A real database or service has one: at %d req/s Little's law holds %.1f calls in flight"
                             + " (%d req/s x %s s), %d calls per second; a connection pool smaller than that queues them whatever the server's threads,"
-                            + " and becomes the knee.", p.waitMs(), p.calls(), p.rates().getLast(), p.rates().getLast() * p.waitMs() / 1000.0, p.rates().getLast(),
-                    RunResult.fixed(p.waitMs() / 1000.0, 3), p.rates().getLast() * p.calls()));
+                            + " and becomes the knee.", p.waitMs(), p.calls(), top, top * p.waitMs() / 1000.0, top,
+                    RunResult.fixed(p.waitMs() / 1000.0, 3), top * p.calls()));
         else if (p.waitMs() > 0)
             out.add(String.format(Locale.ROOT, "A downstream limit: the %d ms wait is simulated by a sleep, which has no limit of its own. A database or HTTP client"
                             + " has one: at %d req/s Little's law holds %.1f calls in flight (%d req/s x %s s); a connection pool smaller than that queues them"
-                            + " whatever the server's threads, and becomes the knee.", p.waitMs(), p.rates().getLast(), p.rates().getLast() * p.waitMs() / 1000.0,
-                    p.rates().getLast(), RunResult.fixed(p.waitMs() / 1000.0, 3)));
+                            + " whatever the server's threads, and becomes the knee.", p.waitMs(), top, top * p.waitMs() / 1000.0,
+                    top, RunResult.fixed(p.waitMs() / 1000.0, 3)));
         if (p.bodyBytes() >= LARGE_BODY_BYTES)
             out.add(p.bodyBytes() + "-byte bodies: a write blocks while a slow client reads, and on a VirtualThreadPool capped by maxThreads (jetty-vtp:N)"
                     + " blocked writes hold its permits until it stops serving; use loom or qtp-vt:N, not a capped VirtualThreadPool"
@@ -222,8 +324,9 @@ public final class AdvisePage {
         return out;
     }
 
-    static Optional<Run> find(List<Run> runs, PoolKind pool, int rate) {
-        return runs.stream().filter(r -> r.pool().equals(pool) && r.offered() == rate).findFirst();
+    /** Every run of a point, in the order they ran. */
+    static List<Run> all(List<Run> runs, PoolKind pool, int rate) {
+        return runs.stream().filter(r -> r.pool().equals(pool) && r.offered() == rate).toList();
     }
 
     private static String rate(double perS) {

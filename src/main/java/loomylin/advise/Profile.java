@@ -3,6 +3,7 @@ package loomylin.advise;
 import java.util.List;
 import java.util.Locale;
 import java.util.OptionalLong;
+import loomylin.bench.crossover.Grid;
 import loomylin.cli.UsageError;
 import loomylin.jetty.JettySetup;
 import loomylin.jetty.PoolKind;
@@ -14,13 +15,19 @@ import loomylin.web.Params;
  * {@code waitMs} of blocking wait (a sleep, or with {@code calls} N that many consecutive downstream calls whose
  * delays add up to it), then a body of {@code bodyBytes}, at {@code rate} requests per second on a platform pool
  * of {@code threads} today. A profile the machine cannot serve or the servers cannot simulate is refused with
- * one line ({@link UsageError}, exit 2).
+ * one line ({@link UsageError}, exit 2); a CPU-heavy profile, or a rate past the cores, is measured, not refused.
  */
 public record Profile(double cpuMs, int waitMs, int rate, int threads, int bodyBytes, int calls) {
     /** The rates offered, as multiples of the user's. */
     public static final List<Double> MULTIPLES = List.of(1.0, 1.5, 2.0);
     public static final double CPU_MS_MAX = 1000;
     public static final int RATE_MAX = 20_000;
+    /** The share of the cores' estimated capacity advise offers as "the rate the cores allow". */
+    public static final double ALLOWED_SHARE = 0.7;
+    /** How far past the user's rate advise goes to reach a predicted knee. */
+    public static final double KNEE_REACH = 4;
+    /** How far past the cores' capacity an overloaded rate is offered. */
+    public static final double OVERLOAD_REACH = 2;
     /** Open connections beyond the in-flight requests: oha's pool, the server's, the JVMs' own files. */
     static final int SPARE_FILES = 200;
     static final int MIN_CONNECTIONS = 64;
@@ -43,9 +50,6 @@ public record Profile(double cpuMs, int waitMs, int rate, int threads, int bodyB
         if (calls > 0 && waitMs / calls >= hopTimeoutMs)
             throw new UsageError("--wait-ms " + waitMs + " over --calls " + calls + " makes each downstream call last " + waitMs / calls
                     + " ms, and the servers give a call " + hopTimeoutMs + " ms before answering 504: use more --calls");
-        if (waitMs < cpuMs)
-            throw new UsageError("--wait-ms " + waitMs + " is shorter than --cpu-ms " + fmt(cpuMs) + ": advise compares pools for requests that wait at least as long"
-                    + " as they compute; CPU-bound work gains no capacity from virtual threads (docs/results.md, CPU-bound work)");
     }
 
     /** Reads the flags' text strictly: a decimal for the CPU, whole numbers for the rest. */
@@ -55,18 +59,57 @@ public record Profile(double cpuMs, int waitMs, int rate, int threads, int bodyB
     }
 
     /**
-     * Refuses a profile this machine cannot offer: a rate whose CPU alone needs more than its cores, or more
-     * connections at twice the rate than the open-file limit leaves.
+     * Refuses what this machine cannot offer: more connections at the highest rate measured than the open-file
+     * limit leaves. A rate beyond the cores is not refused: it is measured beside the rate the cores allow.
      */
     public void checkMachine(int cores, OptionalLong openFiles) {
-        double coresNeeded = rate * cpuMs / 1000.0;
-        if (coresNeeded >= cores)
-            throw new UsageError(String.format(Locale.ROOT, "--rate %d x --cpu-ms %s needs %.1f cores of CPU for the handlers alone, and this machine has %d:"
-                    + " no pool can serve that rate here; lower --rate or --cpu-ms", rate, fmt(cpuMs), coresNeeded, cores));
-        long needed = connections() + SPARE_FILES;
+        long needed = connections(cores) + SPARE_FILES;
         if (openFiles.isPresent() && openFiles.getAsLong() < needed)
-            throw new UsageError("twice --rate " + rate + " needs about " + connections() + " connections open at once, but the open-file limit is "
-                    + openFiles.getAsLong() + "; raise it (ulimit -n " + needed + ") or lower --rate");
+            throw new UsageError("the highest rate advise offers (" + rates(cores).getLast() + " req/s) needs about " + connections(cores)
+                    + " connections open at once, but the open-file limit is " + openFiles.getAsLong() + "; raise it (ulimit -n " + needed + ") or lower --rate");
+    }
+
+    /** What the server and oha are estimated to spend per request beyond its own CPU work: the crossover's estimate ({@link Grid#overheadMs}). */
+    double overheadMs() {
+        return Grid.overheadMs(usesBackend());
+    }
+
+    /** The requests per second this machine's cores are estimated to serve of this profile, all of them busy. */
+    public double capacity(int cores) {
+        return cores * 1000.0 / (cpuMs + overheadMs());
+    }
+
+    /** The rate the cores allow with room to spare: {@link #ALLOWED_SHARE} of {@link #capacity}, at least 1. */
+    public int allowedRate(int cores) {
+        return (int) Math.max(1, Math.floor(ALLOWED_SHARE * capacity(cores)));
+    }
+
+    /** Whether the user's rate is past what the cores allow: then advise measures the allowed rate beside it. */
+    public boolean overloaded(int cores) {
+        return rate > allowedRate(cores);
+    }
+
+    /**
+     * The knee advise predicts for a pool: the lower of Little's law's and the cores' estimated capacity (from the
+     * asked CPU; the page's knee table uses the measured CPU).
+     */
+    public double predictedKnee(PoolKind pool, int cores) {
+        return Math.min(littleKnee(pool, serviceS()), capacity(cores));
+    }
+
+    /**
+     * The rates offered. Within the cores: the user's, 1.5x and 2x it, and, where the lowest knee predicted for the
+     * user's pool or loom lies past 2x and within {@link #KNEE_REACH}x, a rate a tenth past that knee, so that the
+     * knee is measured. Past the cores: the rate they allow, then the user's, at most {@link #OVERLOAD_REACH}x
+     * the capacity (an overload farther out shows nothing more and only queues).
+     */
+    public List<Integer> rates(int cores) {
+        if (overloaded(cores))
+            return java.util.stream.Stream.of(allowedRate(cores), (int) Math.min(rate, Math.ceil(OVERLOAD_REACH * capacity(cores)))).distinct().sorted().toList();
+        List<Integer> rates = new java.util.ArrayList<>(MULTIPLES.stream().map(m -> (int) Math.round(rate * m)).distinct().toList());
+        double knee = Math.min(predictedKnee(PoolKind.qtp(threads), cores), predictedKnee(PoolKind.loom(), cores));
+        if (knee > rates.getLast() && knee <= KNEE_REACH * rate) rates.add((int) Math.min(RATE_MAX, Math.ceil(1.1 * knee)));
+        return rates.stream().distinct().sorted().toList();
     }
 
     /** Seconds one request takes without queueing: its CPU and its wait. */
@@ -74,16 +117,12 @@ public record Profile(double cpuMs, int waitMs, int rate, int threads, int bodyB
         return (cpuMs + waitMs) / 1000.0;
     }
 
-    public List<Integer> rates() {
-        return MULTIPLES.stream().map(m -> (int) Math.round(rate * m)).distinct().toList();
-    }
-
     /**
-     * oha's connections: four times what Little's law holds in flight at twice the rate, so that a pool
+     * oha's connections: four times what Little's law holds in flight at the highest rate offered, so that a pool
      * that queues can still be offered the rate, and at least {@link #MIN_CONNECTIONS}.
      */
-    public int connections() {
-        return (int) Math.max(MIN_CONNECTIONS, Math.ceil(4 * 2.0 * rate * serviceS()));
+    public int connections(int cores) {
+        return (int) Math.max(MIN_CONNECTIONS, Math.ceil(4.0 * rates(cores).getLast() * serviceS()));
     }
 
     /** Little's law's knee of a platform pool of {@code threads}: its request threads over a request's time; infinite without a thread cap. */

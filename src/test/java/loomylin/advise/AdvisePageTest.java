@@ -58,7 +58,7 @@ class AdvisePageTest {
         List<AdvisePage.Run> runs = new ArrayList<>(every(MINE, 60, 5_000, 9_000));
         runs.addAll(every(LOOM, 60, 60, 70));
         String verdict = AdvisePage.verdict(PROFILE, 2, POOLS, runs);
-        assertTrue(verdict.startsWith("Virtual threads pay off for this profile: loom held every rate up to twice yours, 600 req/s"), verdict);
+        assertTrue(verdict.startsWith("Virtual threads pay off for this profile: loom held every rate measured, up to 600 req/s"), verdict);
         assertTrue(verdict.contains("qtp:200 held up to 300 req/s"), verdict);
     }
 
@@ -80,6 +80,51 @@ class AdvisePageTest {
         String verdict = AdvisePage.verdict(PROFILE, 2, POOLS, runs);
         assertTrue(verdict.startsWith("Keep qtp:200"), verdict);
         assertTrue(verdict.contains("loom held it too, with 27 OS threads against 222"), verdict);
+    }
+
+    private static AdvisePage.Run round(PoolKind pool, int offered, int round, double p99Ms, double idleCpuMsPerS) {
+        AdvisePage.Run r = run(pool, offered, offered, p99Ms, 0);
+        return new AdvisePage.Run(pool, offered, round, r.result(), null, idleCpuMsPerS);
+    }
+
+    @Test
+    void aRateIsHeldOnlyWhenEveryRunOfItHeldAndThePageGivesTheMedians() {
+        List<AdvisePage.Run> runs = List.of(round(MINE, 300, 1, 60, 5), round(MINE, 300, 2, 70, 5), round(MINE, 300, 3, 80, 5),
+                round(LOOM, 300, 1, 60, 5), round(LOOM, 300, 2, 9_000, 5));
+        assertTrue(AdvisePage.held(MINE, 300, runs, PROFILE));
+        assertFalse(AdvisePage.held(LOOM, 300, runs, PROFILE), "one run of two missed the p99 bound");
+        assertFalse(AdvisePage.held(LOOM, 450, runs, PROFILE), "no run, not held");
+        assertEquals("at 300 req/s: achieved 300.0, p99 70.0 ms", AdvisePage.at(MINE, runs, 300));
+    }
+
+    @Test
+    void cpuLessIdleLeavesOutWhatTheIdleJvmSpends() {
+        AdvisePage.Run r = round(LOOM, 300, 1, 60, 50); // 2.5 ms per request over 10 s of 3,000 answers; 50 ms/s idle is 0.5 s of it
+        assertEquals(2.5, r.result().cpuMsPerRequest(), 1e-9);
+        assertEquals((7.5 - 0.5) * 1000 / 3000, r.netCpuMs(), 1e-9);
+        assertTrue(Double.isNaN(run(LOOM, 300, 300, 60, 0).netCpuMs()), "no idle measured, no figure");
+    }
+
+    @Test
+    void theVerdictGivesEveryPoolsP99AndCpuAtTheUsersRateAgainstTheUsersPool() {
+        List<AdvisePage.Run> runs = new ArrayList<>(List.of(round(MINE, 300, 1, 50, 5), round(MINE, 300, 2, 50, 5)));
+        runs.addAll(List.of(round(LOOM, 300, 1, 100, 5), round(LOOM, 300, 2, 100, 5)));
+        String verdict = AdvisePage.verdict(PROFILE, 2, POOLS, runs);
+        assertTrue(verdict.contains("At your 300 req/s (median of 2 run(s) each): qtp:200 p99 50.0 ms and 2.500 ms of CPU per request"), verdict);
+        assertTrue(verdict.contains("loom p99 100.0 ms and 2.500 ms of CPU per request, 2.483 less idle (2.00x and 1.00x yours)"), verdict);
+    }
+
+    @Test
+    void aRatePastTheCoresIsAnsweredWithWhatTheCoresAllowAndWhereToCap() {
+        Profile past = Profile.parse("2", "40", "1000", "200", "0", "0");
+        int allowed = past.allowedRate(2);
+        List<AdvisePage.Run> runs = List.of(run(MINE, allowed, allowed, 60, 0), run(LOOM, allowed, allowed, 60, 0), run(MINE, 1000, 800, 9_000, 0),
+                run(LOOM, 1000, 800, 9_000, 0));
+        String verdict = AdvisePage.verdict(past, 2, POOLS, runs);
+        assertTrue(verdict.startsWith("Your 1000 req/s is past this machine's cores: at 2.500 ms of CPU per request it needs 2.5 cores, and there are 2."), verdict);
+        assertTrue(verdict.contains("the rate the cores allow, " + allowed + " req/s"), verdict);
+        assertTrue(verdict.matches("(?s).*cap admission at about 3[45] requests in flight \\(Loomylin's --max-in-flight 3[45]: Little's law.*"), verdict); // 2 x (2.5 + 40) / 2.5 = 34
+        assertTrue(verdict.contains("At " + allowed + " req/s") && verdict.contains("At your 1000 req/s"), verdict);
     }
 
     @Test

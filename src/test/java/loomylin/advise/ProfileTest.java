@@ -10,7 +10,7 @@ import loomylin.cli.UsageError;
 import loomylin.jetty.PoolKind;
 import org.junit.jupiter.api.Test;
 
-/** advise's request profile: what it simulates and predicts, and each profile it refuses before running anything. */
+/** advise's request profile: what it simulates, the rates it offers, what it predicts, and each profile it refuses before running anything. */
 class ProfileTest {
 
     private static UsageError refused(String cpu, String wait, String rate, String threads, String body) {
@@ -19,7 +19,25 @@ class ProfileTest {
 
     @Test
     void theRatesAreTheUsersOneAndAHalfAndTwice() {
-        assertEquals(List.of(300, 450, 600), Profile.parse("2", "40", "300", "200", "0", "0").rates());
+        assertEquals(List.of(300, 450, 600), Profile.parse("2", "40", "300", "200", "0", "0").rates(64));
+    }
+
+    @Test
+    void aKneePredictedWithinFourTimesTheRateGetsARateATenthPastIt() {
+        // 2 cores / (2 ms + 0.15 ms) = 930 req/s, past twice 300 and within four times it
+        assertEquals(List.of(300, 450, 600, (int) Math.ceil(1.1 * 2000 / 2.15)), Profile.parse("2", "40", "300", "200", "0", "0").rates(2));
+        // qtp:10's knee, 8 request threads / 0.0052 s = 1538 req/s, lies past four times 20
+        assertEquals(List.of(20, 30, 40), Profile.parse("0.2", "5", "20", "10", "0", "0").rates(2));
+    }
+
+    @Test
+    void aRatePastTheCoresIsOfferedBesideTheRateTheyAllow() {
+        Profile p = Profile.parse("2", "40", "1000", "200", "0", "0");
+        assertTrue(p.overloaded(2));
+        assertEquals(List.of((int) Math.floor(0.7 * 2000 / 2.15), 1000), p.rates(2));
+        Profile far = Profile.parse("50", "60", "10000", "200", "0", "0");
+        assertEquals(List.of((int) Math.floor(0.7 * 2000 / 50.15), (int) Math.ceil(2 * 2000 / 50.15)), far.rates(2), "an overload far past the cores is offered at twice their capacity");
+        far.checkMachine(2, OptionalLong.of(1024));
     }
 
     @Test
@@ -40,8 +58,8 @@ class ProfileTest {
 
     @Test
     void connectionsHoldFourTimesWhatLittlesLawKeepsInFlightAtTwiceTheRate() {
-        assertEquals(101, Profile.parse("2", "40", "300", "200", "0", "0").connections()); // 4 x 600/s x 0.042 s = 100.8
-        assertEquals(Profile.MIN_CONNECTIONS, Profile.parse("0", "1", "10", "200", "0", "0").connections());
+        assertEquals(101, Profile.parse("2", "40", "300", "200", "0", "0").connections(64)); // 4 x 600/s x 0.042 s = 100.8
+        assertEquals(Profile.MIN_CONNECTIONS, Profile.parse("0", "1", "10", "200", "0", "0").connections(64));
     }
 
     @Test
@@ -84,8 +102,12 @@ class ProfileTest {
     }
 
     @Test
-    void aWaitShorterThanTheCpuIsRefused() {
-        assertTrue(refused("2", "1", "300", "200", "0").getMessage().startsWith("--wait-ms 1 is shorter than --cpu-ms 2"));
+    void aCpuHeavyProfileIsMeasuredNotRefused() {
+        Profile p = Profile.parse("5", "1", "50", "200", "0", "0");
+        assertEquals(List.of(50, 75, 100), p.rates(2), "2 cores / 5.15 ms = 388 req/s: past four times the rate");
+        assertEquals(List.of(100, 150, 200, (int) Math.ceil(1.1 * 2000 / 5.15)), Profile.parse("5", "1", "100", "200", "0", "0").rates(2),
+                "within four times 100: measured a tenth past it");
+        p.checkMachine(2, OptionalLong.of(1024));
     }
 
     @Test
@@ -96,12 +118,6 @@ class ProfileTest {
     @Test
     void aBodyLargerThanTheServersDataFileIsRefused() {
         assertTrue(refused("2", "40", "300", "200", "999999999").getMessage().startsWith("--body-bytes must be"));
-    }
-
-    @Test
-    void aRateWhoseCpuNeedsMoreThanTheMachinesCoresIsRefused() {
-        UsageError e = assertThrows(UsageError.class, () -> Profile.parse("2", "40", "1000", "200", "0", "0").checkMachine(2, OptionalLong.empty()));
-        assertTrue(e.getMessage().startsWith("--rate 1000 x --cpu-ms 2 needs 2.0 cores"), e.getMessage());
     }
 
     @Test

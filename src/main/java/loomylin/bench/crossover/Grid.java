@@ -93,7 +93,12 @@ public final class Grid {
      * too. An estimate to size the offered rate with, not a result.
      */
     static double overheadMs(Cell cell) {
-        return cell.kind() == Wait.CALL && cell.waitMs() > 0 ? 0.5 : 0.15;
+        return overheadMs(cell.kind() == Wait.CALL && cell.waitMs() > 0);
+    }
+
+    /** The same for a request whose wait is a backend call ({@code call}) or not. */
+    public static double overheadMs(boolean call) {
+        return call ? 0.5 : 0.15;
     }
 
     /** The most a cell is offered: the floor's rate. */

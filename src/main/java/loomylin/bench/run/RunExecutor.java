@@ -110,14 +110,39 @@ public final class RunExecutor implements RunMaker {
         };
     }
 
+    /** The most warm-up slices a run makes before its window, settled or not. */
+    public static final int MAX_WARMUP_SLICES = 4;
+
     /**
      * The warm-up just before a measured run: the run's own client at the run's own concurrency (and offered
-     * rate) for the warm-up's duration, so that the connections (the server's and, behind /hops-*, the
-     * backend's) are open and the JIT has run before the window opens. Returns the 2xx answers per second it
-     * achieved, which results.csv shows beside the measured rate ({@code settled}).
+     * rate), so that the connections (the server's and, behind /hops-*, the backend's) are open and the JIT has
+     * run before the window opens. In slices of half {@code --warmup} until two in a row answer the same rate
+     * within {@link RunResult#SETTLED_WITHIN} (at least 2, at most {@link #MAX_WARMUP_SLICES}): a warm-up that
+     * settles lasts {@code --warmup}, one that does not gets up to twice as long. A warm-up under 2 s is one slice
+     * (a smoke run). Returns the last slice's 2xx answers per second, which results.csv shows beside the measured
+     * rate ({@code settled}).
      */
     public static double warmUp(BenchConfig config, java.util.Map<Client, Path> tools, int clientCpus, RunSpec run, URI url) throws IOException {
         int seconds = warmupSeconds(config.warmup());
+        if (seconds < 2) return slice(config, tools, clientCpus, run, url, seconds, config.warmup());
+        int slice = seconds / 2;
+        double previous = Double.NaN;
+        double rps = 0;
+        for (int i = 1; i <= MAX_WARMUP_SLICES; i++) {
+            rps = slice(config, tools, clientCpus, run, url, slice, slice + "s");
+            if (i >= 2 && settles(previous, rps)) break;
+            previous = rps;
+        }
+        return rps;
+    }
+
+    /** Whether a warm-up slice answering {@code rps} after one answering {@code previous} has settled. */
+    public static boolean settles(double previous, double rps) {
+        return previous > 0 && rps > 0 && Math.abs(rps / previous - 1) <= RunResult.SETTLED_WITHIN;
+    }
+
+    private static double slice(BenchConfig config, java.util.Map<Client, Path> tools, int clientCpus, RunSpec run, URI url, int seconds,
+                                String heyDuration) throws IOException {
         List<String> pin = config.cpuSets().prefix(CpuSets.Role.CLIENT);
         Measured m = switch (run.client()) {
             case HEY -> null;
@@ -125,7 +150,7 @@ public final class RunExecutor implements RunMaker {
             case OHA -> OhaRun.measure(pin, tools.get(Client.OHA), url, Math.max(1, run.rate() * seconds), run.rate(), run.concurrency(),
                     config.timeoutS(), null);
         };
-        if (m == null) return HeyRun.warmUp(pin, tools.get(Client.HEY), url, config.warmup(), run.concurrency(), config.timeoutS());
+        if (m == null) return HeyRun.warmUp(pin, tools.get(Client.HEY), url, heyDuration, run.concurrency(), config.timeoutS());
         return m.wallS() > 0 ? m.ok() / m.wallS() : 0;
     }
 
