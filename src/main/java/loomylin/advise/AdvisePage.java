@@ -230,11 +230,13 @@ public final class AdvisePage {
     }
 
     /**
-     * Each pool's p99 and CPU per request at the user's rate (past the cores: at the rate they allow and at the user's),
-     * the medians over the runs, with each pool's ratio to the user's pool.
+     * Each pool's p99 and CPU per request at the user's rate and at the highest rate the user's pool held (past the
+     * cores: at the rate they allow and at the user's), the medians over the runs, with each pool's ratio to the
+     * user's pool.
      */
     static String figures(Profile p, int cores, List<PoolKind> pools, List<Run> runs) {
-        List<Integer> at = p.overloaded(cores) ? rates(runs) : rates(runs).stream().filter(r -> r == p.rate()).toList();
+        int held = heldUpTo(pools.getFirst(), runs, p);
+        List<Integer> at = p.overloaded(cores) ? rates(runs) : rates(runs).stream().filter(r -> r == p.rate() || r == held).toList();
         List<String> sentences = new ArrayList<>();
         PoolKind mine = pools.getFirst();
         for (int rate : at) {

@@ -112,6 +112,10 @@ class AdvisePageTest {
         String verdict = AdvisePage.verdict(PROFILE, 2, POOLS, runs);
         assertTrue(verdict.contains("At your 300 req/s (median of 2 run(s) each): qtp:200 p99 50.0 ms and 2.500 ms of CPU per request"), verdict);
         assertTrue(verdict.contains("loom p99 100.0 ms and 2.500 ms of CPU per request, 2.483 less idle (2.00x and 1.00x yours)"), verdict);
+        runs.addAll(List.of(round(MINE, 450, 1, 60, 5), round(LOOM, 450, 1, 130, 5)));
+        String higher = AdvisePage.verdict(PROFILE, 2, POOLS, runs);
+        assertTrue(higher.contains("At 450 req/s (median of 1 run(s) each): qtp:200 p99 60.0 ms") && higher.contains("loom p99 130.0 ms"),
+                "and at the highest rate the user's pool held: " + higher);
     }
 
     @Test
