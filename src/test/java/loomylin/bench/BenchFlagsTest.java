@@ -184,9 +184,9 @@ class BenchFlagsTest {
 
     @Test
     void aFlagTheCrossoverDoesNotReadIsAUsageError() {
-        Flags flags = Flags.parse(new String[] {"--preset", "crossover", "--rate", "100"}, BenchFlags.FLAGS, Map.of());
+        Flags flags = Flags.parse(new String[] {"--preset", "crossover", "--concurrency", "100"}, BenchFlags.FLAGS, Map.of());
         UsageError e = assertThrows(UsageError.class, () -> BenchFlags.only(flags, "crossover", loomylin.bench.crossover.Crossover.FLAGS));
-        assertTrue(e.getMessage().startsWith("--rate does not apply to --preset crossover; it reads --calls, --client-limit, --concurrency"), e.getMessage());
+        assertTrue(e.getMessage().startsWith("--concurrency does not apply to --preset crossover; it reads --cells, --client-limit"), e.getMessage());
     }
 
     @Test
