@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import loomylin.bench.crossover.FixedLoad;
 import loomylin.bench.crossover.Shapes;
 import loomylin.bench.fibers.Calibration;
 import loomylin.bench.load.Client;
@@ -256,21 +257,14 @@ public final class Advise {
         }
     }
 
-    /** The server's CPU over {@link #IDLE} with no load, per second. */
+    /** The server's CPU over {@link #IDLE} with no load, per second ({@link FixedLoad#idleCpuMsPerS}). */
     private static double idleCpuMsPerS(ServerProcess server) throws IOException {
-        double before = cpuS(server);
         try {
-            Thread.sleep(IDLE.toMillis());
+            return FixedLoad.idleCpuMsPerS(server, IDLE);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted");
         }
-        return 1000 * (cpuS(server) - before) / IDLE.toSeconds();
-    }
-
-    private static double cpuS(ServerProcess server) {
-        return loomylin.proc.ProcReader.SYSTEM.stat(server.pid()).map(loomylin.proc.ProcStat::cpuTicks)
-                .orElseThrow(() -> new StartupFailure("server exited during the run: " + server.outputTail())) / loomylin.proc.ProcStat.TICKS_PER_SECOND;
     }
 
     /** The backend the wait's calls go to: its own JVM for the whole of advise. */

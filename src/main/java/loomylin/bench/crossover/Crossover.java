@@ -94,15 +94,8 @@ public final class Crossover {
     /** One run: the cell, the load, who served it, what it measured; {@code failure} non-empty when it measured nothing. */
     public record Row(int invocation, Grid.Cell cell, int iterations, int connections, Phase phase, Role role, PoolKind pool, int round, Instant start,
                       Instant end, double load1, FixedLoad.Window w, String failure) {
-        public static final List<String> COLUMNS;
-
-        static {
-            List<String> columns = new ArrayList<>(List.of(Invocations.COLUMN, "cell", "wait", "wait_ms", "cpu_ms", "cpu_iterations", "connections",
-                    "phase", "role", "pool", "round", "start", "end", "load1"));
-            columns.addAll(FixedLoad.Window.COLUMNS);
-            columns.add("failure");
-            COLUMNS = List.copyOf(columns);
-        }
+        public static final List<String> COLUMNS = FixedLoad.columns(List.of(Invocations.COLUMN, "cell", "wait", "wait_ms", "cpu_ms", "cpu_iterations",
+                "connections", "phase", "role", "pool", "round", "start", "end", "load1"));
 
         public boolean failed() {
             return !failure.isEmpty();
@@ -118,12 +111,9 @@ public final class Crossover {
         }
 
         String csvLine() {
-            List<String> fields = new ArrayList<>(List.of(Integer.toString(invocation), cell.label(), cell.kind().label, Integer.toString(cell.waitMs()),
+            return FixedLoad.csvLine(List.of(Integer.toString(invocation), cell.label(), cell.kind().label, Integer.toString(cell.waitMs()),
                     Grid.number(cell.cpuMs()), Integer.toString(iterations), Integer.toString(connections), phase.label, role.label, pool.toString(),
-                    Integer.toString(round), start.toString(), end.toString(), FixedLoad.fixed(load1, 2)));
-            fields.addAll(w.csv());
-            fields.add(FixedLoad.quote(failure));
-            return String.join(",", fields) + "\n";
+                    Integer.toString(round), start.toString(), end.toString(), FixedLoad.fixed(load1, 2)), w, failure);
         }
 
         static Row fromCsv(Map<String, String> f) {

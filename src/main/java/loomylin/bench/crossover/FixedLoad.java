@@ -124,12 +124,7 @@ public final class FixedLoad {
             settled = slices >= MIN_SLICES && settles(previous, perAnswer);
             previous = perAnswer;
         }
-        double idleCpuMsPerS = Double.NaN;
-        if (!load.idle().isZero()) {
-            double idleBefore = cpuS(server);
-            Thread.sleep(load.idle().toMillis());
-            idleCpuMsPerS = 1000 * (cpuS(server) - idleBefore) / (load.idle().toMillis() / 1000.0);
-        }
+        double idleCpuMsPerS = load.idle().isZero() ? Double.NaN : idleCpuMsPerS(server, load.idle());
         FlightRecording flight = recording == null ? null : FlightRecording.start(server.pid(), recording, FlightRecording.SAMPLE_EVERY_MS);
         double before = cpuS(server);
         OhaRun.Split window = OhaRun.openWindow(oha, url, load.rate(), Duration.ofSeconds(load.measureS()), load.connections(), load.timeoutS(), null);
@@ -154,6 +149,29 @@ public final class FixedLoad {
     /** The machine's one-minute load average before a run ({@link ProcReader#loadAverage}); NaN where there is none. */
     public static double load1() {
         return ProcReader.SYSTEM.loadAverage().map(Double::parseDouble).orElse(Double.NaN);
+    }
+
+    /** The server's CPU over {@code idle} with no load, in ms per second: what its JVM spends anyway. */
+    public static double idleCpuMsPerS(ServerProcess server, Duration idle) throws InterruptedException {
+        double before = cpuS(server);
+        Thread.sleep(idle.toMillis());
+        return 1000 * (cpuS(server) - before) / (idle.toMillis() / 1000.0);
+    }
+
+    /** A results CSV's columns: {@code head}, then a {@link Window}'s, then {@code failure}. */
+    public static List<String> columns(List<String> head) {
+        List<String> columns = new ArrayList<>(head);
+        columns.addAll(Window.COLUMNS);
+        columns.add("failure");
+        return List.copyOf(columns);
+    }
+
+    /** A row of such a CSV: {@code head}'s fields, the window's, the failure. */
+    public static String csvLine(List<String> head, Window w, String failure) {
+        List<String> fields = new ArrayList<>(head);
+        fields.addAll(w.csv());
+        fields.add(quote(failure));
+        return String.join(",", fields) + "\n";
     }
 
     private static double cpuS(ServerProcess server) {

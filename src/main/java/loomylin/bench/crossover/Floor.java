@@ -90,14 +90,7 @@ public final class Floor {
     /** One run: what it asked and what it measured; {@code failure} non-empty when it measured nothing. */
     public record Row(int invocation, Layer layer, PoolKind pool, int round, Instant start, Instant end, double load1, FixedLoad.Window w,
                       String failure) {
-        public static final List<String> COLUMNS;
-
-        static {
-            List<String> columns = new ArrayList<>(List.of(Invocations.COLUMN, "layer", "pool", "round", "start", "end", "load1"));
-            columns.addAll(FixedLoad.Window.COLUMNS);
-            columns.add("failure");
-            COLUMNS = List.copyOf(columns);
-        }
+        public static final List<String> COLUMNS = FixedLoad.columns(List.of(Invocations.COLUMN, "layer", "pool", "round", "start", "end", "load1"));
 
         public boolean failed() {
             return !failure.isEmpty();

@@ -33,11 +33,8 @@ public final class FloorReport {
     }
 
     static String csvLine(Row r) {
-        List<String> fields = new ArrayList<>(List.of(Integer.toString(r.invocation()), r.layer().label, r.pool().toString(),
-                Integer.toString(r.round()), r.start().toString(), r.end().toString(), FixedLoad.fixed(r.load1(), 2)));
-        fields.addAll(r.w().csv());
-        fields.add(FixedLoad.quote(r.failure()));
-        return String.join(",", fields) + "\n";
+        return FixedLoad.csvLine(List.of(Integer.toString(r.invocation()), r.layer().label, r.pool().toString(), Integer.toString(r.round()),
+                r.start().toString(), r.end().toString(), FixedLoad.fixed(r.load1(), 2)), r.w(), r.failure());
     }
 
     static Row fromCsv(Map<String, String> f) {
