@@ -32,6 +32,7 @@ public final class BenchFlags {
     public static final List<Flags.Flag> FLAGS = List.of(
             new Flags.Flag("preset", "smoke|quick|full|latency|scale|hops|seed004|connections|bound|admission|db|jdk|crossover|floor", null, "which runs to make; the flags below replace its lists (default: quick, or, when --pools, --endpoints, --concurrency or --rate list the runs, those runs with 20 s windows)"),
             new Flags.Flag("pools", "KIND,KIND,...", null, "pools to compare (default: the preset's); KIND is " + loomylin.jetty.PoolKind.HELP),
+            new Flags.Flag("loads", "LOOP,LOOP,...", null, "admission only: which loads to offer, of open (1.2x and 2x the sized rate), closed (re-sending every 503 at once) and retry-after (waiting as each 503 asks); default all three"),
             new Flags.Flag("db-pools", "N,N,...", null, "db only: the servers' database pool sizes (default " + loomylin.bench.bound.DbBench.DB_POOLS + ")"),
             new Flags.Flag("endpoints", "ROUTE[?QUERY],...", null, "endpoints to load, query kept, e.g. wait-blocking?ms=1000 (default: the preset's)"),
             new Flags.Flag("concurrency", "N,N,...", null, "concurrent clients, or open-loop connections, per run (default: the preset's)"),

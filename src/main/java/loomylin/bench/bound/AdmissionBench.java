@@ -17,6 +17,7 @@ import loomylin.bench.fibers.FibersExperiments;
 import loomylin.bench.load.Client;
 import loomylin.bench.load.ClientBinary;
 import loomylin.bench.load.OhaRun;
+import loomylin.bench.load.RetryAfterLoop;
 import loomylin.bench.load.WrkRun;
 import loomylin.bench.measure.HttpGet;
 import loomylin.bench.measure.Measured;
@@ -38,8 +39,9 @@ import loomylin.proc.ProcReader;
  * overload? The load is {@link Bound}'s {@code cpu} cell (the fibers-server seed's 1 s request, 5 % CPU), and
  * the limit is Little's law on the cores, so the sized capacity is limit / 1 s requests per second. Each pool
  * shape, behind that limit, gets three loads on a fresh server JVM: open loop at {@link #OPEN_RATES} times the
- * sized capacity, and closed loop with {@link Bound}'s 2,000 clients that re-send every 503 at once. Every load is
- * oha, so the latency of the 2xx answers is kept apart from the 503s'.
+ * sized capacity, closed loop with {@link Bound}'s 2,000 clients that re-send every 503 at once, and the same
+ * closed loop with clients that wait as each 503's {@code Retry-After} asks ({@link RetryAfterLoop}; oha cannot).
+ * Every load keeps the latency of the 2xx answers apart from the 503s'.
  *
  * <p>Before each load: a warm-up on the probe request with no more clients than the limit (a warm-up past the
  * limit would leave a queue), then a check that the server is idle (nothing admitted or queued; a run that
@@ -53,7 +55,7 @@ import loomylin.proc.ProcReader;
  */
 public final class AdmissionBench {
     public static final String NAME = "admission";
-    public static final Set<String> FLAGS = Set.of("preset", "pools", "duration", "repeat", "heap", "out", "timeout", "twin", "wrk", "oha", "java", "help");
+    public static final Set<String> FLAGS = Set.of("preset", "pools", "loads", "duration", "repeat", "heap", "out", "timeout", "twin", "wrk", "oha", "java", "help");
     public static final List<String> POOLS = List.of("qtp:200", "qtp:64", "loom", "jetty-vtp", "jetty-vtp:64", "qtp-vt:8", "qtp-vtp:8:64");
     /** Open-loop offers as multiples of the sized capacity. */
     public static final List<Double> OPEN_RATES = List.of(1.2, 2.0);
@@ -68,13 +70,23 @@ public final class AdmissionBench {
     static final int REQUEST_MS = 1000;
     static final int MAX_WAIT_MS = 1000;
 
-    /** One load on one pool: open at a multiple of the capacity, or closed. */
-    record Variant(String name, double rate) {
-        boolean open() {
-            return rate > 0;
+    /** How a load's clients send: open loop at a rate, closed loop re-sending at once, or closed loop honouring Retry-After. */
+    enum Loop {
+        OPEN("open"), CLOSED("closed"), RETRY_AFTER("retry-after");
+
+        final String flag;
+
+        Loop(String flag) {
+            this.flag = flag;
         }
     }
 
+    /** One load on one pool: open at {@code rate} times the capacity, or closed with {@link #CLOSED_CLIENTS} clients. */
+    record Variant(String name, Loop loop, double rate) {
+        boolean open() {
+            return loop == Loop.OPEN;
+        }
+    }
     /**
      * One run. {@code goodput}: 2xx answers per second of the window; {@code refused}: answers other than 2xx;
      * {@code errors}: requests without an answer (timeouts, failed connections), not counting those a closed-loop
@@ -88,11 +100,24 @@ public final class AdmissionBench {
         }
     }
 
-    static List<Variant> variants() {
+    /** The loads of these kinds, in {@link Loop}'s order: one per open rate, one closed, one honouring Retry-After. */
+    static List<Variant> variants(Set<Loop> loops) {
         List<Variant> v = new ArrayList<>();
-        for (double r : OPEN_RATES) v.add(new Variant(String.format(Locale.ROOT, "open %.1fx", r), r));
-        v.add(new Variant("closed " + CLOSED_CLIENTS, 0));
+        if (loops.contains(Loop.OPEN)) for (double r : OPEN_RATES) v.add(new Variant(String.format(Locale.ROOT, "open %.1fx", r), Loop.OPEN, r));
+        if (loops.contains(Loop.CLOSED)) v.add(new Variant("closed " + CLOSED_CLIENTS, Loop.CLOSED, 0));
+        if (loops.contains(Loop.RETRY_AFTER)) v.add(new Variant("retry-after " + CLOSED_CLIENTS, Loop.RETRY_AFTER, 0));
         return v;
+    }
+
+    /** {@code --loads}: a comma list of open, closed and retry-after (default all three). */
+    static Set<Loop> loops(Flags flags) {
+        Set<Loop> loops = java.util.EnumSet.noneOf(Loop.class);
+        for (String name : flags.commaList("loads", java.util.Arrays.stream(Loop.values()).map(l -> l.flag).toList())) {
+            Loop loop = java.util.Arrays.stream(Loop.values()).filter(l -> l.flag.equals(name)).findFirst().orElseThrow(() -> new UsageError(
+                    "--loads for admission takes open, closed and retry-after, got '" + loomylin.web.Params.printable(name) + "'"));
+            loops.add(loop);
+        }
+        return loops;
     }
 
     private AdmissionBench() {
@@ -101,6 +126,7 @@ public final class AdmissionBench {
     public static Path run(Flags flags, String commandLine, PrintStream out) {
         List<String> pools = FibersExperiments.list(flags, "pools", POOLS);
         pools.forEach(p -> UsageError.parsing(PoolKind::parse, p));
+        Set<Loop> loops = loops(flags);
         RunFlags run = RunFlags.read(flags, NAME, WINDOW, REPEAT, CLOSED_CLIENTS);
         Duration window = run.window();
         int repeat = run.repeat();
@@ -118,7 +144,7 @@ public final class AdmissionBench {
             Calibration calibration = Calibration.measure();
             Bound.Load cpu = Bound.loads(calibration, cores, List.of(1, CLOSED_CLIENTS, 1), pools).get(1);
             int capacity = cpu.limit() * 1000 / REQUEST_MS;
-            List<Variant> variants = variants();
+            List<Variant> variants = variants(loops);
             int runs = repeat * pools.size() * variants.size();
             out.printf(Locale.ROOT, "bench: preset %s, %d runs of %d s, about %d minutes; %s, --max-in-flight %d: sized for %d req/s%n", NAME, runs,
                     window.toSeconds(), (runs * (window.toSeconds() + WARMUP.toSeconds() + Bound.OVERHEAD_S) + 59) / 60, cpu.pathAndQuery(), cpu.limit(),
@@ -171,16 +197,21 @@ public final class AdmissionBench {
                 WrkRun.measure(wrk, server.uri(Bound.PROBE), (int) WARMUP.toSeconds(), Math.min(cpu.limit(), 50), timeoutS, cores, proc);
                 boolean idle = idle(metrics);
                 URI url = server.uri(cpu.pathAndQuery());
-                OhaRun.Split s = v.open()
-                        ? OhaRun.openSplit(oha, url, offered, window, OPEN_CONNECTIONS, timeoutS, proc)
-                        : OhaRun.closedSplit(oha, url, window, CLOSED_CLIENTS, timeoutS, proc);
+                OhaRun.Split s = switch (v.loop()) {
+                    case OPEN -> OhaRun.openSplit(oha, url, offered, window, OPEN_CONNECTIONS, timeoutS, proc);
+                    case CLOSED -> OhaRun.closedSplit(oha, url, window, CLOSED_CLIENTS, timeoutS, proc);
+                    case RETRY_AFTER -> RetryAfterLoop.run(url, CLOSED_CLIENTS, window, Duration.ofSeconds(timeoutS));
+                };
                 double recoveryS = Bound.recovery(server);
                 if (!server.alive()) return failed(invocation, repeat, pool, v, cpu.limit(), offered, "server exited during the run: " + server.outputTail());
                 Measured m = s.all();
                 return new Row(invocation, repeat, pool, v.name(), cpu.limit(), offered, m.sent(), m.ok(), m.answered() - m.ok(), s.errors(),
                         m.ok() / (double) window.toSeconds(), s.ok().p50Ms(), s.ok().p99Ms(), m.latency().p99Ms(), idle, recoveryS, null);
             }
-        } catch (StartupFailure | IllegalArgumentException e) {
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return failed(invocation, repeat, pool, v, cpu.limit(), offered, "interrupted");
+        } catch (StartupFailure | IllegalArgumentException | IllegalStateException e) {
             String line = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
             return failed(invocation, repeat, pool, v, cpu.limit(), offered, line.length() > 160 ? line.substring(0, 160) + "..." : line);
         } finally {

@@ -66,7 +66,8 @@ final class AdmissionReport {
         md.append(String.format(Locale.ROOT, "`%s`, every server behind `--max-in-flight %d --max-in-flight-wait-ms %d` (Little's law on %d cores:"
                         + " sized for %d req/s). Each run: a fresh server JVM, a %d s wrk warm-up on `%s` with at most %d clients, a check that nothing is"
                         + " admitted or queued, then oha for %d s: open loop at %s the sized rate over %d connections (latency from each request's due time),"
-                        + " or closed loop with %d clients re-sending every 503 at once. Goodput: 2xx answers per second of the window. Goal (open loop):"
+                        + " or closed loop with %d clients, which re-send every 503 at once (closed) or wait as its Retry-After asks (retry-after; Loomylin's"
+                        + " own client on the JDK's, in the bench's JVM). Goodput: 2xx answers per second of the window. Goal (open loop):"
                         + " goodput at least %.1f of %d req/s and the 2xx answers' p99 under %d ms (the limit's wait plus the request).\n\n",
                 cpu.pathAndQuery(), cpu.limit(), AdmissionBench.MAX_WAIT_MS, Runtime.getRuntime().availableProcessors(), capacity,
                 AdmissionBench.WARMUP.toSeconds(), Bound.PROBE, Math.min(cpu.limit(), 50), window.toSeconds(),

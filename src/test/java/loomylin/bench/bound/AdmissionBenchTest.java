@@ -56,12 +56,15 @@ class AdmissionBenchTest {
         assertEquals("meets (sketch: 1 run from 1 invocation)", AdmissionReport.verdict(0.9, 100, 1, 1));
         assertEquals("meets (sketch: 3 runs from 1 invocation)", AdmissionReport.verdict(0.9, 100, 3, 1));
         assertEquals("no run started idle", AdmissionReport.verdict(Double.NaN, Double.NaN, 0, 0));
-        assertEquals(List.of("open 1.2x", "open 2.0x", "closed 2000"), AdmissionBench.variants().stream().map(AdmissionBench.Variant::name).toList());
+        assertEquals(List.of("open 1.2x", "open 2.0x", "closed 2000", "retry-after 2000"),
+                AdmissionBench.variants(java.util.EnumSet.allOf(AdmissionBench.Loop.class)).stream().map(AdmissionBench.Variant::name).toList());
+        assertEquals(List.of("retry-after 2000"),
+                AdmissionBench.variants(java.util.EnumSet.of(AdmissionBench.Loop.RETRY_AFTER)).stream().map(AdmissionBench.Variant::name).toList());
     }
 
     @Test
     void flagsItDoesNotReadAreRefusedInOneLine() {
-        for (String[] args : List.of(new String[] {"--pools", "nope"}, new String[] {"--duration", "1500ms"}, new String[] {"--repeat", "0"})) {
+        for (String[] args : List.of(new String[] {"--pools", "nope"}, new String[] {"--duration", "1500ms"}, new String[] {"--repeat", "0"}, new String[] {"--loads", "open,sometimes"})) {
             Flags flags = Flags.parse(java.util.stream.Stream.concat(java.util.stream.Stream.of("--preset", "admission", "--out", "x"),
                     java.util.stream.Stream.of(args)).toArray(String[]::new), BenchFlags.FLAGS, Map.of());
             UsageError e = assertThrows(UsageError.class,
@@ -70,7 +73,7 @@ class AdmissionBenchTest {
         }
     }
 
-    /** Smoke size: one pool, 2 s windows, one repeat: three runs that start idle and recover; the open loops get 2xx answers. */
+    /** Smoke size: one pool, 2 s windows, one repeat: four runs that start idle and recover; the open loops get 2xx answers. */
     @IntegrationTest
     @Test
     void smokeRunWritesARowPerRunTheTableAndProvenance(@TempDir Path out) throws Exception {
@@ -82,7 +85,7 @@ class AdmissionBenchTest {
 
         List<String> csv = Files.readAllLines(out.resolve("admission.csv"));
         assertEquals(AdmissionReport.CSV_HEADER, csv.get(0));
-        assertEquals(1 + 3, csv.size(), String.join("\n", csv));
+        assertEquals(1 + 4, csv.size(), String.join("\n", csv));
         List<String> header = List.of(AdmissionReport.CSV_HEADER.split(","));
         for (String line : csv.subList(1, csv.size())) {
             String[] f = line.split(",(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)", -1);
@@ -94,12 +97,12 @@ class AdmissionBenchTest {
                 assertTrue(Long.parseLong(f[header.indexOf("ok")]) > 0, "an open loop below twice the capacity gets 2xx answers: " + line);
         }
         String md = Files.readString(out.resolve("admission.md"));
-        for (String s : List.of("## Provenance", "| loom | open 1.2x | 1 / 1 | 1 |", "| loom | closed 2000 |", "sketch")) assertTrue(md.contains(s), s + ": " + md);
+        for (String s : List.of("## Provenance", "| loom | open 1.2x | 1 / 1 | 1 |", "| loom | closed 2000 |", "| loom | retry-after 2000 |", "sketch")) assertTrue(md.contains(s), s + ": " + md);
         Map<?, ?> provenance = (Map<?, ?>) Json.parse(Files.readString(out.resolve("provenance.json")));
         assertTrue(String.valueOf(provenance.get("command")).contains("--preset admission"), provenance.toString());
         assertTrue(log.toString(StandardCharsets.UTF_8).contains("bench: done"), log.toString(StandardCharsets.UTF_8));
         List<AdmissionBench.Row> back = loomylin.bench.output.Invocations.rows(out.resolve("admission.csv")).stream().map(AdmissionReport::fromCsv).toList();
-        assertEquals(3, back.size());
+        assertEquals(4, back.size());
         String[] first = csv.get(1).split(",", -1);
         assertEquals(csv.get(1), AdmissionReport.csvLine(back.get(0), first[header.indexOf("started")], first[header.indexOf("ended")],
                 first[header.indexOf("load_average")]), "a row read back writes the same line");
