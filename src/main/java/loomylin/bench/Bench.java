@@ -197,7 +197,10 @@ public final class Bench {
                 if (local) Files.writeString(serversLog, "=== run " + number + "/" + progress.total() + ": " + run.describe() + "\n",
                         java.nio.file.StandardOpenOption.APPEND);
                 try {
-                    RunResult row = executor.execute(run).inInvocation(invocation);
+                    String started = java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+                    String load1 = loomylin.proc.ProcReader.SYSTEM.loadAverage().orElse("");
+                    RunResult row = executor.execute(run).inInvocation(invocation).at(new RunResult.When(started,
+                            java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString(), load1));
                     csv.append(row);
                     rows.add(row);
                     progress.done(number, row);

@@ -59,7 +59,7 @@ public final class BenchFlags {
             new Flags.Flag("cells", "CELL,CELL,...", null, "crossover only: what a request does, sleepMS, callMS (one backend call), cpuMS or two joined by '+' (default "
                     + String.join(",", loomylin.bench.crossover.Grid.CELLS.stream().map(loomylin.bench.crossover.Grid.Cell::label).toList()) + ")"),
             new Flags.Flag("share", "F", null, "crossover only: offer each cell this share of the machine's estimated capacity for it (default " + loomylin.bench.crossover.Crossover.SHARE + "); --rate R offers R to every cell"),
-            new Flags.Flag("rerender", null, null, "crossover, floor, jdk and db: write their report (crossover.md, floor.md, jdk.md, db.md and db.png) again from --out's results under today's rules, measuring nothing"),
+            new Flags.Flag("rerender", null, null, "crossover, floor, jdk, admission and db: write their report (crossover.md, floor.md, jdk.md, admission.md, db.md and db.png) again from --out's results under today's rules, measuring nothing"),
             new Flags.Flag("wrk", "PATH", null, "the wrk binary (default: wrk on PATH)"),
             new Flags.Flag("hop-client", "url|jdk|jetty", "url", "the servers' blocking client behind /hops-blocking (compare them with --preset hops)"),
             new Flags.Flag("oha", "PATH", null, "the oha binary (default: oha on PATH, else ~/.cargo/bin/oha)"),

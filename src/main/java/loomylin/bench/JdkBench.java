@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import loomylin.bench.run.RunResult;
+import loomylin.bench.run.BenchConfig;
 import loomylin.bench.run.ServerJava;
 import loomylin.cli.Flags;
 import loomylin.cli.StartupFailure;
@@ -39,29 +40,48 @@ public final class JdkBench {
     private JdkBench() {
     }
 
+    /**
+     * The flags {@code --preset jdk} reads, read once: the other JDK, and the plan both sides run (a closed-loop bench
+     * of {@code --pools}, {@code --endpoints}, {@code --concurrency} and {@code --repeat} with JFR, parsed as
+     * {@link BenchFlags} parses any bench), written under {@code dir}; {@code other} is null when only re-rendering.
+     */
+    record Options(boolean rerender, Path dir, ServerJava other, BenchConfig plan) {
+        static Options of(Flags flags) {
+            Path dir = Path.of(flags.get("out")).toAbsolutePath();
+            if (flags.on("rerender")) return new Options(true, dir, null, null);
+            if (flags.get(BenchFlags.JAVA) == null)
+                throw new UsageError("--preset jdk compares the bench's own JDK with another: give --java PATH, e.g. a JDK 21's bin/java (scripts/jdk21.sh prints one)");
+            ServerJava other = ServerJava.choose(flags.get(BenchFlags.JAVA));
+            List<String> args = new ArrayList<>(List.of("--pools", String.join(",", flags.commaList("pools", POOLS)), "--endpoints",
+                    String.join(",", flags.commaList("endpoints", ENDPOINTS)), "--concurrency", orElse(flags, "concurrency", CONCURRENCY),
+                    "--repeat", orElse(flags, "repeat", REPEAT), "--jfr", "--out", dir.toString()));
+            for (String f : List.of("measure", "warmup", "twin", "heap", "wrk")) if (flags.get(f) != null) args.addAll(List.of("--" + f, flags.get(f)));
+            return new Options(false, dir, other, BenchFlags.parse(Flags.parse(args.toArray(String[]::new), BenchFlags.FLAGS, Map.of())));
+        }
+    }
+
+    private static String orElse(Flags flags, String name, int fallback) {
+        return flags.get(name) == null ? Integer.toString(fallback) : flags.get(name);
+    }
+
     public static Path run(Flags flags, String commandLine, PrintStream out) {
-        if (flags.on("rerender")) return rerender(Path.of(flags.get("out")).toAbsolutePath(), out);
-        if (flags.get(BenchFlags.JAVA) == null)
-            throw new UsageError("--preset jdk compares the bench's own JDK with another: give --java PATH, e.g. a JDK 21's bin/java (scripts/jdk21.sh prints one)");
-        ServerJava other = ServerJava.choose(flags.get(BenchFlags.JAVA));
+        return run(Options.of(flags), commandLine, out);
+    }
+
+    static Path run(Options o, String commandLine, PrintStream out) {
+        Path dir = o.dir();
+        if (o.rerender()) return rerender(dir, out);
+        ServerJava other = o.other();
         ServerJava own = ServerJava.bench();
         if (other.version().equals(own.version()))
             out.println("bench: --java is the bench's own JDK (" + own.version() + "): both sides run the same JDK");
-        Path dir = Path.of(flags.get("out")).toAbsolutePath();
-        List<String> common = new ArrayList<>(List.of("--pools", String.join(",", list(flags, "pools", POOLS)), "--endpoints",
-                String.join(",", list(flags, "endpoints", ENDPOINTS)), "--concurrency", flags.get("concurrency") == null ? Integer.toString(CONCURRENCY)
-                        : flags.get("concurrency"), "--repeat", flags.get("repeat") == null ? Integer.toString(REPEAT) : flags.get("repeat"), "--jfr"));
-        for (String f : List.of("measure", "warmup", "twin", "heap", "wrk")) if (flags.get(f) != null) common.addAll(List.of("--" + f, flags.get(f)));
         boolean same = shortVersion(other).equals(shortVersion(own));
         List<Side> sides = List.of(new Side(other, dir.resolve("jdk-" + shortVersion(other) + (same ? "-java" : ""))),
                 new Side(own, dir.resolve("jdk-" + shortVersion(own) + (same ? "-bench" : ""))));
         for (Side side : sides) {
             ServerJava.choose(side.java().command());
-            List<String> args = new ArrayList<>(common);
-            args.addAll(List.of("--out", side.dir().toString()));
             out.printf("bench: preset %s, servers on %s -> %s%n", NAME, side.java().described(), side.dir());
-            Bench.run(BenchFlags.parse(Flags.parse(args.toArray(String[]::new), BenchFlags.FLAGS, Map.of())),
-                    commandLine + " (servers on " + side.java().command() + ")", out);
+            Bench.run(o.plan().withOut(side.dir()), commandLine + " (servers on " + side.java().command() + ")", out);
         }
         try {
             Files.writeString(dir.resolve(REPORT), report(commandLine, sides.stream().map(Side::dir).toList()));
@@ -95,9 +115,6 @@ public final class JdkBench {
     record Side(ServerJava java, Path dir) {
     }
 
-    private static List<String> list(Flags flags, String name, List<String> fallback) {
-        return flags.get(name) == null ? fallback : flags.commaList(name, fallback);
-    }
 
     /**
      * The JDKs side by side: per endpoint and pool, each one's median req/s and p99 and its pinned count, and the

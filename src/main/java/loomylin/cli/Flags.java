@@ -116,6 +116,11 @@ public final class Flags {
         throw new UsageError(source + " must be a whole number from " + min + " to " + max + ", got '" + Params.printable(String.valueOf(raw)) + "'");
     }
 
+    /** The value as {@link #integer(String, int, int)} reads it, or {@code fallback} when neither the flag nor its variable is given. */
+    public int integer(String name, int fallback, int min, int max) {
+        return get(name) == null ? fallback : integer(name, min, max);
+    }
+
     /** The value read by a domain parser; its {@link IllegalArgumentException} is a usage error ({@link UsageError#parsing}). */
     public <T> T value(String name, Function<String, ? extends T> parser) {
         return UsageError.parsing(parser, get(name));
@@ -142,6 +147,11 @@ public final class Flags {
     /** The value as a {@link Durations duration} from {@code min} to {@code max}. */
     public Duration duration(String name, Duration min, Duration max) {
         return Durations.parse(source(name), get(name), min, max);
+    }
+
+    /** The value as {@link #duration(String, Duration, Duration)} reads it, or {@code fallback} when not given. */
+    public Duration duration(String name, Duration fallback, Duration min, Duration max) {
+        return get(name) == null ? fallback : duration(name, min, max);
     }
 
     /** Where the value came from, as messages name it: the flag if given, else its environment variable. */

@@ -56,21 +56,30 @@ public final class SlowClients {
     private SlowClients() {
     }
 
+    /** The command's flags, read once; {@code csv} is null unless {@code --csv} names a file. */
+    record Options(int port, int slow, int dripMs, int seconds, int normal, int boundMs, Path csv) {
+        static Options of(Flags flags) {
+            return new Options(flags.integer("port", 1, 65535), flags.integer("slow", 1, 50_000), flags.integer("drip-ms", 10, 60_000),
+                    flags.integer("seconds", 1, 600), flags.integer("normal", 1, 100), flags.integer("normal-bound-ms", 100, 600_000),
+                    flags.get("csv") == null ? null : Path.of(flags.get("csv")));
+        }
+    }
+
     public static void main(String[] argv) throws Exception {
-        Flags flags = Guard.call(() -> {
+        Options o = Guard.call(() -> {
             Flags f = Flags.parse(argv, FLAGS, System.getenv());
             if (f.help()) {
                 System.out.print("Usage: java -cp loomylin.jar loomylin.reliability.SlowClients [flags]\n\n" + Flags.describe(FLAGS));
                 System.exit(0);
             }
-            return f;
+            return Options.of(f);
         });
-        int port = Guard.call(() -> flags.integer("port", 1, 65535));
-        int slow = Guard.call(() -> flags.integer("slow", 1, 50_000));
-        int dripMs = Guard.call(() -> flags.integer("drip-ms", 10, 60_000));
-        int seconds = Guard.call(() -> flags.integer("seconds", 1, 600));
-        int normal = Guard.call(() -> flags.integer("normal", 1, 100));
-        int boundMs = Guard.call(() -> flags.integer("normal-bound-ms", 100, 600_000));
+        int port = o.port();
+        int slow = o.slow();
+        int dripMs = o.dripMs();
+        int seconds = o.seconds();
+        int normal = o.normal();
+        int boundMs = o.boundMs();
         System.out.printf("slow-clients: %d slow connections (a header line every %d ms) and %d normal clients against 127.0.0.1:%d for %d s%n",
                 slow, dripMs, normal, port, seconds);
         Result r = run(port, slow, dripMs, Duration.ofSeconds(seconds), normal, Duration.ofMillis(boundMs), () -> true);
@@ -78,9 +87,9 @@ public final class SlowClients {
         System.out.printf("slow-clients: normal requests answered 200 within %d ms: %d, slowest %d ms, not answered in time: %d%n",
                 boundMs, r.normalAnswered(), r.normalSlowestMs(), r.normalProblems().size());
         r.normalProblems().stream().limit(5).forEach(p -> System.out.println("slow-clients:   " + p));
-        String csv = flags.get("csv");
+        Path csv = o.csv();
         if (csv != null) {
-            Files.writeString(Path.of(csv), "slow,drip_ms,seconds,normal,normal_bound_ms,slow_408,slow_503,slow_closed,slow_other,slow_open_at_end,"
+            Files.writeString(csv, "slow,drip_ms,seconds,normal,normal_bound_ms,slow_408,slow_503,slow_closed,slow_other,slow_open_at_end,"
                     + "normal_200,normal_slowest_ms,normal_failed\n"
                     + String.join(",", List.of(String.valueOf(slow), String.valueOf(dripMs), String.valueOf(seconds), String.valueOf(normal),
                     String.valueOf(boundMs), count(r, "408"), count(r, "503"), count(r, CLOSED), String.valueOf(other(r)), count(r, OPEN),

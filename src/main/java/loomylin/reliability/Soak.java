@@ -97,29 +97,44 @@ public final class Soak {
 
     private final java.nio.file.Path csv;
 
-    private Soak(Flags flags) {
-        ports = new ArrayList<>();
-        for (String p : flags.get("ports").split(",")) {
-            try {
-                int port = Integer.parseInt(p.trim());
-                if (port < 1 || port > 65535) throw new NumberFormatException();
-                ports.add(port);
-            } catch (NumberFormatException e) {
-                throw new UsageError("--ports must list ports from 1 to 65535, got '" + Params.printable(flags.get("ports")) + "'");
+    /** The soak's flags, read once. {@code csv} is null unless {@code --csv} names a file. */
+    record Options(List<Integer> ports, long pid, int seconds, int clientsPerPort, int thinkMs, int warmupSeconds, double rssTolerance,
+                   int threadTolerance, java.nio.file.Path csv) {
+        static Options of(Flags flags) {
+            List<Integer> ports = new ArrayList<>();
+            for (String p : flags.get("ports").split(",")) {
+                try {
+                    int port = Integer.parseInt(p.trim());
+                    if (port < 1 || port > 65535) throw new NumberFormatException();
+                    ports.add(port);
+                } catch (NumberFormatException e) {
+                    throw new UsageError("--ports must list ports from 1 to 65535, got '" + Params.printable(flags.get("ports")) + "'");
+                }
             }
+            int seconds = flags.integer("seconds", 1, 30 * 24 * 3600);
+            double rssTolerance;
+            try {
+                rssTolerance = Double.parseDouble(flags.get("rss-tolerance"));
+                if (!(rssTolerance >= 0 && rssTolerance <= 100)) throw new NumberFormatException();
+            } catch (NumberFormatException e) {
+                throw new UsageError("--rss-tolerance must be a fraction such as 0.25, got '" + Params.printable(flags.get("rss-tolerance")) + "'");
+            }
+            return new Options(List.copyOf(ports), flags.integer("pid", 0, Integer.MAX_VALUE), seconds, flags.integer("clients", 1, 10_000),
+                    flags.integer("think-ms", 0, 600_000), flags.integer("warmup-seconds", Math.min(120, Math.max(10, seconds / 4)), 0, seconds), rssTolerance,
+                    flags.integer("thread-tolerance", 0, 100_000), flags.get("csv") == null ? null : java.nio.file.Path.of(flags.get("csv")));
         }
-        pid = flags.integer("pid", 0, Integer.MAX_VALUE);
-        seconds = flags.integer("seconds", 1, 30 * 24 * 3600);
-        clientsPerPort = flags.integer("clients", 1, 10_000);
-        thinkMs = flags.integer("think-ms", 0, 600_000);
-        warmupSeconds = flags.get("warmup-seconds") == null ? Math.min(120, Math.max(10, seconds / 4)) : flags.integer("warmup-seconds", 0, seconds);
-        try {
-            rssTolerance = Double.parseDouble(flags.get("rss-tolerance"));
-        } catch (NumberFormatException e) {
-            throw new UsageError("--rss-tolerance must be a fraction such as 0.25, got '" + Params.printable(flags.get("rss-tolerance")) + "'");
-        }
-        threadTolerance = flags.integer("thread-tolerance", 0, 100_000);
-        csv = flags.get("csv") == null ? null : java.nio.file.Path.of(flags.get("csv"));
+    }
+
+    private Soak(Options o) {
+        ports = o.ports();
+        pid = o.pid();
+        seconds = o.seconds();
+        clientsPerPort = o.clientsPerPort();
+        thinkMs = o.thinkMs();
+        warmupSeconds = o.warmupSeconds();
+        rssTolerance = o.rssTolerance();
+        threadTolerance = o.threadTolerance();
+        csv = o.csv();
     }
 
     public static void main(String[] argv) throws Exception {
@@ -129,7 +144,7 @@ public final class Soak {
                 System.out.print("Usage: java -cp loomylin.jar loomylin.reliability.Soak [flags]\n\n" + Flags.describe(FLAGS));
                 System.exit(0);
             }
-            return new Soak(flags);
+            return new Soak(Options.of(flags));
         });
         System.exit(soak.run() ? 0 : 1);
     }

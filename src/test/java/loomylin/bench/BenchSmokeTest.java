@@ -104,6 +104,9 @@ class BenchSmokeTest {
             assertTrue(Integer.parseInt(f[column("peak_threads")]) > 5, line); // a JVM has more threads than that
             assertEquals("java", f[column("twin")], line);
             assertEquals("true", f[column("too_short")], line); // 100 answers: a smoke run decides nothing
+            java.time.Instant started = java.time.Instant.parse(f[column("started")]);
+            assertTrue(!java.time.Instant.parse(f[column("ended")]).isBefore(started), "a run ends after it starts: " + line);
+            assertTrue(Double.parseDouble(f[column("load1")]) >= 0, line);
         }
         assertEquals(Set.of("loom wait-blocking?ms=10 5", "qtp:4 wait-blocking?ms=10 5", "loom wait-blocking?ms=10 10",
                 "qtp:4 wait-blocking?ms=10 10", "loom computational?iterations=1000 5", "qtp:4 computational?iterations=1000 5",

@@ -34,6 +34,23 @@ class JdkBenchTest {
         assertEquals(2.0, JdkBench.median(new double[] {3, 1, 2, Double.NaN}));
     }
 
+    /** The plan both sides run is parsed once, up front: the flags and their variables reach it, and a mistake is refused before any server starts. */
+    @Test
+    void thePlanIsReadOnceBeforeAnyRun() {
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        Flags env = Flags.parse(new String[] {"--preset", "jdk", "--out", "x", "--java", java}, BenchFlags.FLAGS,
+                Map.of("LOOMYLIN_ENDPOINTS", "computational", "LOOMYLIN_POOLS", "loom"));
+        JdkBench.Options o = JdkBench.Options.of(env);
+        assertTrue(o.plan().jfr(), "both sides record JFR");
+        assertEquals(Path.of("x").toAbsolutePath(), o.dir());
+        assertEquals(1, o.plan().runs().stream().map(r -> r.endpoint() + " " + r.pool()).distinct().count(), o.plan().runs().toString());
+        for (String[] bad : List.of(new String[] {"--concurrency", "0"}, new String[] {"--endpoints", "nope"}, new String[] {"--repeat", "x"})) {
+            Flags flags = flags(Stream.concat(Stream.of("--out", "x", "--java", java), Stream.of(bad)).toArray(String[]::new));
+            UsageError e = assertThrows(UsageError.class, () -> JdkBench.Options.of(flags), String.join(" ", bad));
+            assertTrue(!e.getMessage().contains("\n"), e.getMessage());
+        }
+    }
+
     /** Smoke size, with the bench's own java as the other JDK: a plan per side, each naming its JDK, and jdk.md with a row per endpoint and pool. */
     @IntegrationTest
     @Test

@@ -13,7 +13,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import loomylin.bench.fibers.Calibration;
-import loomylin.bench.fibers.FibersExperiments;
 import loomylin.bench.load.Client;
 import loomylin.bench.load.ClientBinary;
 import loomylin.bench.load.OhaRun;
@@ -26,6 +25,7 @@ import loomylin.bench.measure.PrometheusText;
 import loomylin.bench.output.Invocations;
 import loomylin.bench.output.Provenance;
 import loomylin.bench.run.FreePort;
+import loomylin.bench.run.PresetOptions;
 import loomylin.bench.run.ServerProcess;
 import loomylin.cli.Flags;
 import loomylin.cli.StartupFailure;
@@ -55,7 +55,7 @@ import loomylin.proc.ProcReader;
  */
 public final class AdmissionBench {
     public static final String NAME = "admission";
-    public static final Set<String> FLAGS = Set.of("preset", "pools", "loads", "duration", "repeat", "heap", "out", "timeout", "twin", "wrk", "oha", "java", "help");
+    public static final Set<String> FLAGS = Set.of("preset", "pools", "loads", "rerender", "duration", "repeat", "heap", "out", "timeout", "twin", "wrk", "oha", "java", "help");
     public static final List<String> POOLS = List.of("qtp:200", "qtp:64", "loom", "jetty-vtp", "jetty-vtp:64", "qtp-vt:8", "qtp-vtp:8:64");
     /** Open-loop offers as multiples of the sized capacity. */
     public static final List<Double> OPEN_RATES = List.of(1.2, 2.0);
@@ -123,11 +123,38 @@ public final class AdmissionBench {
     private AdmissionBench() {
     }
 
+    /** The flags {@code --preset admission} reads, read once. */
+    record Options(RunFlags run, List<String> pools, Set<Loop> loops) {
+        static Options of(Flags flags) {
+            List<String> pools = PresetOptions.poolLabels(flags, POOLS);
+            Set<Loop> loops = AdmissionBench.loops(flags);
+            return new Options(RunFlags.read(flags, NAME, WINDOW, REPEAT, CLOSED_CLIENTS), pools, loops);
+        }
+    }
+
     public static Path run(Flags flags, String commandLine, PrintStream out) {
-        List<String> pools = FibersExperiments.list(flags, "pools", POOLS);
-        pools.forEach(p -> UsageError.parsing(PoolKind::parse, p));
-        Set<Loop> loops = loops(flags);
-        RunFlags run = RunFlags.read(flags, NAME, WINDOW, REPEAT, CLOSED_CLIENTS);
+        if (flags.on("rerender")) return rerender(Path.of(flags.get("out")).toAbsolutePath(), Bound.wholeSeconds(flags, NAME, WINDOW), out);
+        return run(Options.of(flags), commandLine, out);
+    }
+
+    /** {@code --rerender}: admission.md's table written again from --out's admission.csv (its title, provenance and description kept), measuring nothing. */
+    static Path rerender(Path dir, Duration window, PrintStream out) {
+        Path csv = dir.resolve("admission.csv");
+        Path md = dir.resolve("admission.md");
+        if (!Files.isRegularFile(csv) || !Files.isRegularFile(md)) throw new UsageError("--rerender: no admission.csv and admission.md in " + dir);
+        try {
+            AdmissionReport.writeBody(dir, AdmissionReport.head(md), Invocations.rows(csv).stream().map(AdmissionReport::fromCsv).toList(), window);
+        } catch (IOException | RuntimeException e) {
+            throw new StartupFailure("bench: --rerender: " + e.getMessage());
+        }
+        out.printf("bench: rendered %s%n", md);
+        return dir;
+    }
+
+    static Path run(Options o, String commandLine, PrintStream out) {
+        List<String> pools = o.pools();
+        Set<Loop> loops = o.loops();
+        RunFlags run = o.run();
         Duration window = run.window();
         int repeat = run.repeat();
         String twin = run.twin();

@@ -24,6 +24,8 @@ final class AdmissionReport {
     /** Fewer runs than this in a cell, or from fewer invocations, make it a sketch, not a verdict. */
     static final int DECIDING_RUNS = 3;
     static final int DECIDING_INVOCATIONS = 2;
+    /** The first line after the description: where {@code --rerender} starts writing. */
+    static final String BODY_START = "Median (range) over the runs";
 
     private AdmissionReport() {
     }
@@ -73,7 +75,22 @@ final class AdmissionReport {
                 AdmissionBench.WARMUP.toSeconds(), Bound.PROBE, Math.min(cpu.limit(), 50), window.toSeconds(),
                 String.join(" and ", AdmissionBench.OPEN_RATES.stream().map(r -> RunResult.fixed(r, 1) + "x").toList()), AdmissionBench.OPEN_CONNECTIONS,
                 AdmissionBench.CLOSED_CLIENTS, AdmissionBench.GOAL, capacity, AdmissionBench.MAX_WAIT_MS + AdmissionBench.REQUEST_MS));
-        md.append("Median (range) over the runs that started idle; a cell of fewer than ").append(DECIDING_RUNS)
+        writeBody(dir, md.toString(), rows, window);
+    }
+
+    /** The title, provenance and description of an existing admission.md: everything before its table, for {@code --rerender}. */
+    static String head(Path md) throws IOException {
+        String text = Files.readString(md, StandardCharsets.UTF_8);
+        int body = text.indexOf("\n" + BODY_START);
+        if (body < 0) throw new IOException(md + " is not an admission.md: no line starting with " + BODY_START);
+        return text.substring(0, body + 1);
+    }
+
+    /** admission.md: {@code head}, then per pool and load the figures of {@code rows}, each run's goodput over the capacity its own limit was sized for. */
+    static void writeBody(Path dir, String head, List<AdmissionBench.Row> rows, Duration window) throws IOException {
+        StringBuilder md = new StringBuilder(head);
+        md.append(BODY_START).append(" that started idle, each run's goodput over the capacity its own `max_in_flight` was sized for (each invocation"
+                + " calibrates its request and limit anew); a cell of fewer than ").append(DECIDING_RUNS)
                 .append(" runs, or from fewer than ").append(DECIDING_INVOCATIONS).append(" invocations, is a sketch.\n\n");
         md.append("| pool | load | runs (idle / all) | invocations | goodput / capacity | 2xx p99 ms | 503s per s | errors | recovered | goal |\n");
         md.append("|---|---|--:|--:|--:|--:|--:|--:|--:|---|\n");
@@ -88,12 +105,12 @@ final class AdmissionReport {
                 List<AdmissionBench.Row> all = rows.stream().filter(r -> r.pool().equals(pool) && r.variant().equals(load)).toList();
                 if (all.isEmpty()) continue;
                 List<AdmissionBench.Row> idle = all.stream().filter(r -> r.failure() == null && r.idleBefore()).toList();
-                double share = spread(idle, r -> r.goodput() / capacity).median();
+                double share = spread(idle, AdmissionReport::share).median();
                 double p99 = spread(idle, AdmissionBench.Row::okP99Ms).median();
                 long recovered = idle.stream().filter(AdmissionBench.Row::recovered).count();
                 int invocations = (int) idle.stream().mapToInt(AdmissionBench.Row::invocation).distinct().count();
                 md.append(String.format(Locale.ROOT, "| %s | %s | %d / %d | %d | %s | %s | %s | %s | %d of %d | %s |%n", pool, load, idle.size(), all.size(), invocations,
-                        withRange(idle, r -> r.goodput() / capacity, 2), withRange(idle, AdmissionBench.Row::okP99Ms, 0),
+                        withRange(idle, AdmissionReport::share, 2), withRange(idle, AdmissionBench.Row::okP99Ms, 0),
                         withRange(idle, r -> r.refused() / (double) window.toSeconds(), 0), withRange(idle, r -> r.errors(), 0), recovered, idle.size(),
                         load.startsWith("open") ? verdict(share, p99, idle.size(), invocations) : "reported beside it"));
             }
@@ -107,6 +124,11 @@ final class AdmissionReport {
         }
         md.append("\nEvery run, with its start and end time and the load average: [admission.csv](admission.csv).\n");
         Files.writeString(dir.resolve("admission.md"), md.toString(), StandardCharsets.UTF_8);
+    }
+
+    /** A run's goodput over the capacity its limit was sized for (limit / the request's time): invocations calibrate, so limits can differ. */
+    static double share(AdmissionBench.Row r) {
+        return r.goodput() / (r.limit() * 1000.0 / AdmissionBench.REQUEST_MS);
     }
 
     /** Median, range and count of one figure over these runs ({@link Spread}: NaN left out). */

@@ -23,6 +23,7 @@ import loomylin.bench.measure.Measured;
 import loomylin.bench.measure.ProcSampler;
 import loomylin.bench.output.Provenance;
 import loomylin.bench.run.FreePort;
+import loomylin.bench.run.PresetOptions;
 import loomylin.bench.run.ServerProcess;
 import loomylin.cli.Flags;
 import loomylin.cli.StartupFailure;
@@ -120,19 +121,38 @@ public final class Bound {
     private Bound() {
     }
 
+    /** The flags {@code --preset bound} reads, read once: the clients are those of the blocking, cpu and bodies loads. */
+    record Options(PresetOptions common, List<String> pools, List<Integer> clients, Duration duration, Path wrk) {
+        static Options of(Flags flags) {
+            List<String> pools = PresetOptions.poolLabels(flags, POOLS);
+            List<Integer> clients = concurrency(flags);
+            Duration duration = wholeSeconds(flags, NAME, DURATION);
+            int most = clients.stream().mapToInt(Integer::intValue).max().orElse(0);
+            requireOpenFiles(most, "--concurrency " + most, " or lower --concurrency");
+            return new Options(PresetOptions.of(flags, HEAP), pools, clients, duration, PresetOptions.client(flags, Client.WRK));
+        }
+    }
+
+    /** {@code --duration} in whole seconds (wrk's and oha's unit), {@code fallback} when not given. */
+    static Duration wholeSeconds(Flags flags, String preset, Duration fallback) {
+        Duration d = flags.duration("duration", fallback, Duration.ofSeconds(1), Duration.ofMinutes(10));
+        if (d.toMillis() % 1000 != 0) throw new UsageError("--duration for " + preset + " must be whole seconds such as 20s, got " + flags.get("duration"));
+        return d;
+    }
+
     public static Path run(Flags flags, String commandLine, PrintStream out) {
-        List<String> pools = FibersExperiments.list(flags, "pools", POOLS);
-        pools.forEach(p -> UsageError.parsing(PoolKind::parse, p));
-        List<Integer> clients = concurrency(flags);
-        Duration duration = flags.get("duration") == null ? DURATION : flags.duration("duration", Duration.ofSeconds(1), Duration.ofMinutes(10));
-        if (duration.toMillis() % 1000 != 0) throw new UsageError("--duration for bound must be whole seconds such as 20s, got " + flags.get("duration"));
-        String twin = flags.value("twin", loomylin.jetty.Twin::parse).label();
-        String heap = flags.heap("heap", HEAP);
-        int timeoutS = flags.integer("timeout", 1, 600);
-        int most = clients.stream().mapToInt(Integer::intValue).max().orElse(0);
-        requireOpenFiles(most, "--concurrency " + most, " or lower --concurrency");
-        Path wrk = ClientBinary.locate(Client.WRK, flags.get("wrk") == null ? null : Path.of(flags.get("wrk")));
-        Path dir = Path.of(flags.get("out")).toAbsolutePath();
+        return run(Options.of(flags), commandLine, out);
+    }
+
+    static Path run(Options o, String commandLine, PrintStream out) {
+        List<String> pools = o.pools();
+        List<Integer> clients = o.clients();
+        Duration duration = o.duration();
+        String twin = o.common().twin();
+        String heap = o.common().heap();
+        int timeoutS = o.common().timeoutS();
+        Path wrk = o.wrk();
+        Path dir = o.common().out();
         int cores = Runtime.getRuntime().availableProcessors();
         try {
             Files.createDirectories(dir);
@@ -298,7 +318,7 @@ public final class Bound {
     }
 
     private static List<Integer> concurrency(Flags flags) {
-        List<String> raw = FibersExperiments.list(flags, "concurrency", CONCURRENCY.stream().map(String::valueOf).toList());
+        List<String> raw = flags.commaList("concurrency", CONCURRENCY.stream().map(String::valueOf).toList());
         if (raw.size() != 3) throw new UsageError("--concurrency for bound takes three client counts: blocking, cpu, bodies, e.g. 1000,2000,500");
         return raw.stream().map(c -> {
             if (!c.matches("\\d{1,5}") || Integer.parseInt(c) < 1 || Integer.parseInt(c) > 10_000)

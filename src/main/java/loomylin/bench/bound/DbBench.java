@@ -18,7 +18,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import loomylin.bench.fibers.FibersExperiments;
 import loomylin.bench.load.Client;
 import loomylin.bench.load.ClientBinary;
 import loomylin.bench.load.OhaRun;
@@ -32,6 +31,7 @@ import loomylin.bench.output.Invocations;
 import loomylin.bench.output.Provenance;
 import loomylin.bench.run.ClientLimit;
 import loomylin.bench.run.FreePort;
+import loomylin.bench.run.PresetOptions;
 import loomylin.bench.run.ServerProcess;
 import loomylin.cli.Flags;
 import loomylin.cli.StartupFailure;
@@ -105,17 +105,30 @@ public final class DbBench {
         return dbPool * 1000 / QUERY_MS;
     }
 
+    /** The flags {@code --preset db} reads, read once. */
+    record Options(RunFlags run, List<String> pools, List<Integer> dbPools) {
+        static Options of(Flags flags) {
+            List<String> pools = PresetOptions.poolLabels(flags, POOLS);
+            List<Integer> dbPools = flags.commaList("db-pools", DB_POOLS.stream().map(String::valueOf).toList()).stream()
+                    .map(n -> UsageError.parsing(v -> {
+                        int i = Integer.parseInt(v);
+                        if (i < 1 || i > 200) throw new IllegalArgumentException("--db-pools: each from 1 to 200, got " + v);
+                        return i;
+                    }, n)).toList();
+            return new Options(RunFlags.read(flags, NAME, WINDOW, REPEAT, CLOSED_CLIENTS), pools, dbPools);
+        }
+    }
+
     public static Path run(Flags flags, String commandLine, PrintStream out) {
-        if (flags.on("rerender")) return rerender(flags, out);
-        List<String> pools = FibersExperiments.list(flags, "pools", POOLS);
-        pools.forEach(p -> UsageError.parsing(PoolKind::parse, p));
-        List<Integer> dbPools = FibersExperiments.list(flags, "db-pools", DB_POOLS.stream().map(String::valueOf).toList()).stream()
-                .map(n -> UsageError.parsing(v -> {
-                    int i = Integer.parseInt(v);
-                    if (i < 1 || i > 200) throw new IllegalArgumentException("--db-pools: each from 1 to 200, got " + v);
-                    return i;
-                }, n)).toList();
-        RunFlags run = RunFlags.read(flags, NAME, WINDOW, REPEAT, CLOSED_CLIENTS);
+        if (flags.on("rerender"))
+            return rerender(Path.of(flags.get("out")).toAbsolutePath(), Bound.wholeSeconds(flags, NAME, WINDOW), out);
+        return run(Options.of(flags), commandLine, out);
+    }
+
+    static Path run(Options o, String commandLine, PrintStream out) {
+        List<String> pools = o.pools();
+        List<Integer> dbPools = o.dbPools();
+        RunFlags run = o.run();
         Duration window = run.window();
         int repeat = run.repeat();
         String twin = run.twin();
@@ -229,9 +242,7 @@ public final class DbBench {
     }
 
     /** {@code --rerender}: db.md (its title and provenance kept) and db.png written again from --out's db.csv, measuring nothing. */
-    static Path rerender(Flags flags, PrintStream out) {
-        Path dir = Path.of(flags.get("out")).toAbsolutePath();
-        Duration window = flags.get("duration") == null ? WINDOW : flags.duration("duration", Duration.ofSeconds(1), Duration.ofMinutes(10));
+    static Path rerender(Path dir, Duration window, PrintStream out) {
         Path csv = dir.resolve("db.csv");
         if (!Files.isRegularFile(csv) || !Files.isRegularFile(dir.resolve("db.md")))
             throw new UsageError("--rerender: no db.csv and db.md in " + dir);

@@ -60,14 +60,19 @@ public final class ConnectionsBench {
     private ConnectionsBench() {
     }
 
+    /** The flags {@code --preset connections} reads, read once: the connection levels, each window in seconds, the repeats and where to write. */
+    record Options(List<Integer> levels, int durationS, int repeat, Path out) {
+        static Options of(Flags flags) {
+            return new Options(ConnectionsBench.levels(flags.get("concurrency"), ProcLimits.openFiles(ProcLimits.SELF)), flags.integer("measure", DEFAULT_MEASURE_S, 1, 3_600),
+                    flags.integer("repeat", DEFAULT_REPEAT, 1, 20), Path.of(flags.get("out")).toAbsolutePath());
+        }
+    }
+
     public static void main(Flags flags, String commandLine, PrintStream out) {
         loomylin.cli.Flags.requireProc("the bench");
-        List<Integer> levels = levels(flags.get("concurrency"), ProcLimits.openFiles(ProcLimits.SELF));
-        int durationS = flags.get("measure") == null ? DEFAULT_MEASURE_S : flags.integer("measure", 1, 3_600);
-        int repeat = flags.get("repeat") == null ? DEFAULT_REPEAT : flags.integer("repeat", 1, 20);
-        Path dir = Path.of(flags.get("out")).toAbsolutePath();
+        Options o = Options.of(flags);
         try {
-            run(dir, MODELS, levels, durationS, repeat, commandLine, out);
+            run(o.out(), MODELS, o.levels(), o.durationS(), o.repeat(), commandLine, out);
         } catch (IOException e) {
             throw new StartupFailure("bench: " + e.getMessage());
         } catch (InterruptedException e) {

@@ -19,6 +19,7 @@ import loomylin.bench.output.Invocations;
 import loomylin.bench.output.Progress;
 import loomylin.bench.output.Provenance;
 import loomylin.bench.run.FreePort;
+import loomylin.bench.run.PresetOptions;
 import loomylin.bench.run.ServerProcess;
 import loomylin.cli.Flags;
 import loomylin.cli.StartupFailure;
@@ -113,34 +114,48 @@ public final class Floor {
     private Floor() {
     }
 
+    /** The flags {@code --preset floor} reads, read once; {@code oha} is null when only re-rendering. */
+    record Options(PresetOptions common, boolean rerender, List<PoolKind> pools, List<Layer> layers, int rate, int connections, int measureS,
+                   int rounds, Duration slice, int clientLimit, boolean jfr, Path oha) {
+        static Options of(Flags flags) {
+            PresetOptions common = PresetOptions.of(flags, HEAP);
+            boolean rerender = flags.on("rerender");
+            List<PoolKind> pools = PresetOptions.pools(flags, POOLS);
+            List<Layer> layers = new ArrayList<>();
+            for (String l : flags.commaList("layers", java.util.Arrays.stream(Layer.values()).map(x -> x.label).toList())) {
+                Layer layer = UsageError.parsing(Layer::parse, l);
+                if (!layers.contains(layer)) layers.add(layer);
+            }
+            if (layers.isEmpty()) throw new UsageError("--layers lists nothing");
+            return new Options(common, rerender, pools, layers, flags.integer("rate", RATE, 1, 1_000_000), flags.integer("concurrency", CONNECTIONS, 1, 10_000),
+                    flags.integer("measure", MEASURE_S, 1, 600), flags.integer("repeat", REPEAT, 1, 20),
+                    flags.duration("warmup", SLICE, Duration.ofSeconds(1), Duration.ofMinutes(1)), flags.integer("client-limit", 1, 100), flags.on("jfr"),
+                    rerender ? null : PresetOptions.client(flags, Client.OHA));
+        }
+    }
+
     public static Path run(Flags flags, String commandLine, PrintStream out) {
         Flags.requireProc("the bench");
-        Path dir = Path.of(flags.get("out")).toAbsolutePath();
-        if (flags.on("rerender")) return FloorReport.rerender(dir, commandLine, out);
-        List<PoolKind> pools = new ArrayList<>();
-        for (String p : flags.commaList("pools", POOLS)) {
-            PoolKind kind = UsageError.parsing(PoolKind::parse, p);
-            if (!pools.contains(kind)) pools.add(kind);
-        }
-        if (pools.isEmpty()) throw new UsageError("--pools lists nothing");
-        List<Layer> layers = new ArrayList<>();
-        for (String l : flags.commaList("layers", java.util.Arrays.stream(Layer.values()).map(x -> x.label).toList())) {
-            Layer layer = UsageError.parsing(Layer::parse, l);
-            if (!layers.contains(layer)) layers.add(layer);
-        }
-        if (layers.isEmpty()) throw new UsageError("--layers lists nothing");
-        int rate = flags.get("rate") == null ? RATE : flags.integer("rate", 1, 1_000_000);
-        int connections = flags.get("concurrency") == null ? CONNECTIONS : flags.integer("concurrency", 1, 10_000);
-        int measureS = flags.get("measure") == null ? MEASURE_S : flags.integer("measure", 1, 600);
-        int rounds = flags.get("repeat") == null ? REPEAT : flags.integer("repeat", 1, 20);
-        Duration slice = flags.get("warmup") == null ? SLICE : flags.duration("warmup", Duration.ofSeconds(1), Duration.ofMinutes(1));
+        return run(Options.of(flags), commandLine, out);
+    }
+
+    static Path run(Options o, String commandLine, PrintStream out) {
+        Path dir = o.common().out();
+        if (o.rerender()) return FloorReport.rerender(dir, commandLine, out);
+        List<PoolKind> pools = o.pools();
+        List<Layer> layers = o.layers();
+        int rate = o.rate();
+        int connections = o.connections();
+        int measureS = o.measureS();
+        int rounds = o.rounds();
+        Duration slice = o.slice();
         Duration idle = slice.compareTo(IDLE) < 0 ? slice : IDLE;
-        String twin = flags.value("twin", Twin::parse).label();
-        String heap = flags.heap("heap", HEAP);
-        int timeoutS = flags.integer("timeout", 1, 600);
-        int clientLimit = flags.integer("client-limit", 1, 100);
-        boolean jfr = flags.on("jfr");
-        Path oha = ClientBinary.locate(Client.OHA, flags.get("oha") == null ? null : Path.of(flags.get("oha")));
+        String twin = o.common().twin();
+        String heap = o.common().heap();
+        int timeoutS = o.common().timeoutS();
+        int clientLimit = o.clientLimit();
+        boolean jfr = o.jfr();
+        Path oha = o.oha();
         int cores = Runtime.getRuntime().availableProcessors();
         int total = rounds * pools.size() * layers.size();
         try {

@@ -21,6 +21,7 @@ import loomylin.bench.load.HeyCsv;
 import loomylin.bench.load.HeyRun;
 import loomylin.bench.output.Machine;
 import loomylin.bench.output.Provenance;
+import loomylin.bench.run.PresetOptions;
 import loomylin.bench.process.ChildProcesses;
 import loomylin.bench.run.FreePort;
 import loomylin.bench.run.RunResult;
@@ -118,22 +119,34 @@ public final class FibersExperiments {
     private FibersExperiments() {
     }
 
+    /** The flags {@code --preset seed004} reads, read once; the durations are hey's whole seconds, such as 8s. */
+    record Options(PresetOptions common, List<String> pools, List<Integer> concurrency, String duration, String warmup, Path hey) {
+        static Options of(Flags flags) {
+            List<String> pools = PresetOptions.poolLabels(flags, POOLS);
+            List<Integer> concurrency = flags.commaList("concurrency", CONCURRENCY.stream().map(String::valueOf).toList()).stream().map(c -> {
+                if (!c.matches("\\d{1,5}") || Integer.parseInt(c) < 1 || Integer.parseInt(c) > 10_000)
+                    throw new UsageError("--concurrency takes whole numbers from 1 to 10000, got '" + loomylin.web.Params.printable(c) + "'");
+                return Integer.parseInt(c);
+            }).toList();
+            return new Options(PresetOptions.of(flags, HEAP), pools, concurrency, FibersExperiments.duration(flags, "duration", DURATION), FibersExperiments.duration(flags, "warmup", WARMUP),
+                    PresetOptions.client(flags, Client.HEY));
+        }
+    }
+
     public static Path run(Flags flags, String commandLine, PrintStream out) {
-        List<String> pools = list(flags, "pools", POOLS);
-        pools.forEach(p -> UsageError.parsing(PoolKind::parse, p));
-        List<Integer> concurrency = list(flags, "concurrency", CONCURRENCY.stream().map(String::valueOf).toList()).stream().map(c -> {
-            if (!c.matches("\\d{1,5}") || Integer.parseInt(c) < 1 || Integer.parseInt(c) > 10_000)
-                throw new UsageError("--concurrency takes whole numbers from 1 to 10000, got '" + c + "'");
-            return Integer.parseInt(c);
-        }).toList();
-        String duration = duration(flags, "duration", DURATION);
-        String warmup = duration(flags, "warmup", WARMUP);
-        String twin = flags.get("twin");
-        String heap = flags.heap("heap", HEAP);
-        int timeoutS = flags.integer("timeout", 1, 600);
-        Path hey = ClientBinary.locate(Client.HEY, flags.get("hey") == null ? null : Path.of(flags.get("hey")), System.getenv("PATH"),
-                Path.of(System.getProperty("user.home")));
-        Path dir = Path.of(flags.get("out")).toAbsolutePath();
+        return run(Options.of(flags), commandLine, out);
+    }
+
+    static Path run(Options o, String commandLine, PrintStream out) {
+        List<String> pools = o.pools();
+        List<Integer> concurrency = o.concurrency();
+        String duration = o.duration();
+        String warmup = o.warmup();
+        String twin = o.common().twin();
+        String heap = o.common().heap();
+        int timeoutS = o.common().timeoutS();
+        Path hey = o.hey();
+        Path dir = o.common().out();
         int runs = EXPERIMENTS.size() * REQUEST_MS.size() * concurrency.size() * pools.size();
         long estimateS = estimateS(seconds(duration), seconds(warmup), concurrency.size() * pools.size());
         try {
@@ -243,9 +256,6 @@ public final class FibersExperiments {
     }
 
     /** A flag's comma-separated items, or {@code fallback} when it is not given. */
-    public static List<String> list(Flags flags, String name, List<String> fallback) {
-        return flags.commaList(name, fallback);
-    }
 
     private static String duration(Flags flags, String name, String fallback) {
         String raw = flags.get(name);

@@ -25,6 +25,12 @@ public record BenchConfig(String preset, List<RunSpec> runs, Path out, java.util
                    RequestRule requests, int measureS, int openMeasureS, String twin, String heap, int backendDelayMs, int timeoutS, int clientLimitPct,
                    RemoteServers remote, HopClientKind hopClient, CpuSets cpuSets, int invocations, boolean jfr) {
 
+    /** The same bench writing to {@code out}. */
+    public BenchConfig withOut(Path out) {
+        return new BenchConfig(preset, runs, out, tools, warmup, warmupConcurrency, requests, measureS, openMeasureS, twin, heap, backendDelayMs, timeoutS,
+                clientLimitPct, remote, hopClient, cpuSets, invocations, jfr);
+    }
+
     /** Whether this bench's windows are long enough to back a published result. */
     public boolean decides() {
         return Windows.decide(measureS, openMeasureS);

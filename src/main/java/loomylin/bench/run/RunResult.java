@@ -32,11 +32,29 @@ import loomylin.bench.measure.Measured;
  * @param invocation    which invocation of the plan made the run (--invocations), from 1
  * @param backendCpuS   the backend JVM's CPU seconds during the measured run (the calls of /hops-*); NaN where the
  *                      bench started no backend or the run called none
+ * @param when          when the run (warm-up included) started and ended, and the machine's load then
  */
 public record RunResult(RunSpec spec, String twin, long requests, long responses, long ok, long errors, double durationS, double rps,
                  double warmupRps, Measured.Latency latency, double cpuS, long idleRssKb, long peakRssKb, long peakVszKb, int peakThreads,
                  double clientCpuS, double clientCpuPct, double serverCpuPct, boolean clientLimited, double stealPct, int invocation,
-                 double backendCpuS) {
+                 double backendCpuS, When when) {
+
+    /**
+     * When a run was made: its start (warm-up included) and end, UTC to the second, and the 1-minute load average
+     * as it started; "" where not recorded (results.csv files from before these columns).
+     */
+    public record When(String started, String ended, String load1) {
+        public static final When UNKNOWN = new When("", "", "");
+    }
+
+    /** A run whose time is not (yet) recorded. */
+    public RunResult(RunSpec spec, String twin, long requests, long responses, long ok, long errors, double durationS, double rps,
+                     double warmupRps, Measured.Latency latency, double cpuS, long idleRssKb, long peakRssKb, long peakVszKb, int peakThreads,
+                     double clientCpuS, double clientCpuPct, double serverCpuPct, boolean clientLimited, double stealPct, int invocation,
+                     double backendCpuS) {
+        this(spec, twin, requests, responses, ok, errors, durationS, rps, warmupRps, latency, cpuS, idleRssKb, peakRssKb, peakVszKb, peakThreads,
+                clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, invocation, backendCpuS, When.UNKNOWN);
+    }
 
     /** A run of the bench's first (or only) invocation, without a backend's CPU. */
     public RunResult(RunSpec spec, String twin, long requests, long responses, long ok, long errors, double durationS, double rps,
@@ -49,19 +67,26 @@ public record RunResult(RunSpec spec, String twin, long requests, long responses
     /** The same run, made in invocation {@code n} of the plan (--invocations). */
     public RunResult inInvocation(int n) {
         return new RunResult(spec, twin, requests, responses, ok, errors, durationS, rps, warmupRps, latency, cpuS, idleRssKb, peakRssKb, peakVszKb,
-                peakThreads, clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, n, backendCpuS);
+                peakThreads, clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, n, backendCpuS, when);
+    }
+
+    /** The same run, made then. */
+    public RunResult at(When made) {
+        return new RunResult(spec, twin, requests, responses, ok, errors, durationS, rps, warmupRps, latency, cpuS, idleRssKb, peakRssKb, peakVszKb,
+                peakThreads, clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, invocation, backendCpuS, made);
     }
 
     /** The same run, with the backend's CPU seconds during its window. */
     public RunResult withBackendCpuS(double seconds) {
         return new RunResult(spec, twin, requests, responses, ok, errors, durationS, rps, warmupRps, latency, cpuS, idleRssKb, peakRssKb, peakVszKb,
-                peakThreads, clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, invocation, seconds);
+                peakThreads, clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, invocation, seconds, when);
     }
 
     public static final List<String> COLUMNS = List.of("pool", "endpoint", "concurrency", "mode", "offered_rps", "client", "repeat",
             "requests", "responses", "ok", "errors", "rps", "warmup_rps", "p50_ms", "p90_ms", "p99_ms", "p999_ms", "max_ms",
             "cpu_s", "cpu_ms_per_req", "idle_rss_kb", "peak_rss_kb", "peak_vsz_kb", "peak_threads", "client_limited", "twin",
-            "duration_s", "client_cpu_s", "client_cpu_pct", "server_cpu_pct", "steal_pct", "too_short", "settled", "invocation", "backend_cpu_ms_per_req");
+            "duration_s", "client_cpu_s", "client_cpu_pct", "server_cpu_pct", "steal_pct", "too_short", "settled", "invocation", "backend_cpu_ms_per_req",
+            "started", "ended", "load1");
 
     /** A measured window with fewer answers than this decides nothing, however long it lasted. */
     public static final int MIN_ANSWERS = 2_000;
@@ -136,7 +161,8 @@ public record RunResult(RunSpec spec, String twin, long requests, long responses
                 whole(f, "idle_rss_kb"), whole(f, "peak_rss_kb"), whole(f, "peak_vsz_kb"), (int) whole(f, "peak_threads"), number(f, "client_cpu_s"),
                 number(f, "client_cpu_pct"), number(f, "server_cpu_pct"), Boolean.parseBoolean(f.get("client_limited")), number(f, "steal_pct"),
                 f.get("invocation") == null || f.get("invocation").isEmpty() ? 1 : Integer.parseInt(f.get("invocation")),
-                Double.isNaN(backendMsPerRequest) ? Double.NaN : backendMsPerRequest * responses / 1000.0);
+                Double.isNaN(backendMsPerRequest) ? Double.NaN : backendMsPerRequest * responses / 1000.0,
+                new When(f.getOrDefault("started", ""), f.getOrDefault("ended", ""), f.getOrDefault("load1", "")));
     }
 
     private static double number(java.util.Map<String, String> f, String column) {
@@ -158,7 +184,8 @@ public record RunResult(RunSpec spec, String twin, long requests, long responses
                 fixed(cpuMsPerRequest(), 4), count(idleRssKb), count(peakRssKb), count(peakVszKb),
                 count(peakThreads), Boolean.toString(clientLimited), twin, fixed(durationS, 3), fixed(clientCpuS, 2),
                 fixed(clientCpuPct, 1), fixed(serverCpuPct, 1), fixed(stealPct, 1),
-                Boolean.toString(tooShort()), Boolean.toString(settled()), Integer.toString(invocation), fixed(backendCpuMsPerRequest(), 4));
+                Boolean.toString(tooShort()), Boolean.toString(settled()), Integer.toString(invocation), fixed(backendCpuMsPerRequest(), 4),
+                when.started(), when.ended(), when.load1());
     }
 
     /** A count, or "" when unknown (negative). */

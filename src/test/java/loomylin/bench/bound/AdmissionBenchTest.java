@@ -62,6 +62,25 @@ class AdmissionBenchTest {
                 AdmissionBench.variants(java.util.EnumSet.of(AdmissionBench.Loop.RETRY_AFTER)).stream().map(AdmissionBench.Variant::name).toList());
     }
 
+    /** Each run's goodput is over its own limit's capacity (invocations calibrate apart), and --rerender writes the table again from the CSV alone. */
+    @Test
+    void eachRunIsMeasuredAgainstItsOwnLimitAndTheTableRerenders(@TempDir Path dir) throws Exception {
+        AdmissionBench.Row at35 = new AdmissionBench.Row(1, 1, "loom", "open 2.0x", 35, 70, 2100, 1050, 1050, 0, 35, 1900, 2400, 2400, true, 0.1, null);
+        AdmissionBench.Row at34 = new AdmissionBench.Row(2, 1, "loom", "open 2.0x", 34, 68, 2040, 1020, 1020, 0, 34, 1900, 2400, 2400, true, 0.1, null);
+        assertEquals(1.0, AdmissionReport.share(at35), 1e-9);
+        assertEquals(1.0, AdmissionReport.share(at34), 1e-9);
+        Files.writeString(dir.resolve("admission.csv"), AdmissionReport.CSV_HEADER + "\n" + AdmissionReport.csvLine(at35, "s", "e", "1.0") + "\n"
+                + AdmissionReport.csvLine(at34, "s", "e", "1.0") + "\n");
+        AdmissionReport.writeBody(dir, "# Admission\n\nthe head, kept\n\n", List.of(at35), java.time.Duration.ofSeconds(30));
+        AdmissionBench.rerender(dir, java.time.Duration.ofSeconds(30), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        String md = Files.readString(dir.resolve("admission.md"));
+        assertTrue(md.startsWith("# Admission\n\nthe head, kept\n\n" + AdmissionReport.BODY_START), md);
+        assertTrue(md.contains("| loom | open 2.0x | 2 / 2 | 2 | 1.00 |"), "both runs, each at its own capacity: " + md);
+        Path empty = Files.createDirectories(dir.resolve("empty"));
+        UsageError e = assertThrows(UsageError.class, () -> AdmissionBench.rerender(empty, java.time.Duration.ofSeconds(30), System.out));
+        assertTrue(!e.getMessage().contains("\n"), e.getMessage());
+    }
+
     @Test
     void flagsItDoesNotReadAreRefusedInOneLine() {
         for (String[] args : List.of(new String[] {"--pools", "nope"}, new String[] {"--duration", "1500ms"}, new String[] {"--repeat", "0"}, new String[] {"--loads", "open,sometimes"})) {
