@@ -5,8 +5,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import loomylin.cli.Flags;
 import loomylin.cli.StartupFailure;
-import loomylin.cli.UsageError;
 
 /**
  * {@code report [--check] [--root DIR]}: re-renders the generated sections of README.md and docs/*.md from the
@@ -14,29 +14,30 @@ import loomylin.cli.UsageError;
  * each stale page and section, when a page differs from what the files give.
  */
 public final class ReportCommand {
-    static final String USAGE = "usage: report [--check] [--root DIR]   re-render README.md's and docs/*.md's generated sections from gfx/results/**";
+    static final List<Flags.Flag> FLAGS = List.of(
+            new Flags.Flag("check", null, null, "write nothing; fail (exit 1), naming each stale page and section, when a page differs from gfx/results"),
+            new Flags.Flag("root", "DIR", ".", "the repository whose pages and gfx/results to read"),
+            new Flags.Flag("help", null, null, "print this help and exit"));
+
+    /** The command's flags, read once. */
+    record Options(boolean check, Path root) {
+        static Options of(Flags flags) {
+            return new Options(flags.on("check"), Path.of(flags.get("root")));
+        }
+    }
 
     private ReportCommand() {
     }
 
     public static void main(String[] args) {
-        boolean check = false;
-        Path root = Path.of(".");
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--check" -> check = true;
-                case "--root" -> {
-                    if (i + 1 >= args.length) throw new UsageError("--root needs a directory");
-                    root = Path.of(args[++i]);
-                }
-                case "--help", "-h" -> {
-                    System.out.println(USAGE);
-                    return;
-                }
-                default -> throw new UsageError("report: unknown argument '" + args[i] + "'; " + USAGE);
-            }
+        Flags flags = Flags.parse(args, FLAGS, System.getenv());
+        if (flags.help()) {
+            System.out.print("Usage: java -jar loomylin.jar report [flags]: re-render README.md's and docs/*.md's generated sections from gfx/results/**\n\n"
+                    + Flags.describe(FLAGS));
+            return;
         }
-        run(root, check, System.out);
+        Options o = Options.of(flags);
+        run(o.root(), o.check(), System.out);
     }
 
     /** Renders (or checks) the pages under root, printing one line per page it writes or finds stale. */

@@ -26,6 +26,17 @@ class ReportTest {
                 "pages that differ from gfx/results; run: java -jar target/loomylin.jar report");
     }
 
+    /** report's flags read once: --check and --root, or their variables; a mistake is one usage line. */
+    @Test
+    void itsFlagsAreReadOnceWithTheirVariables() {
+        assertEquals(new ReportCommand.Options(false, Path.of(".")), ReportCommand.Options.of(loomylin.cli.Flags.parse(new String[0], ReportCommand.FLAGS, java.util.Map.of())));
+        assertEquals(new ReportCommand.Options(true, Path.of("elsewhere")), ReportCommand.Options.of(loomylin.cli.Flags.parse(new String[] {"--root", "elsewhere"},
+                ReportCommand.FLAGS, java.util.Map.of("LOOMYLIN_CHECK", "true", "LOOMYLIN_ROOT", "ignored"))));
+        loomylin.cli.UsageError e = org.junit.jupiter.api.Assertions.assertThrows(loomylin.cli.UsageError.class,
+                () -> loomylin.cli.Flags.parse(new String[] {"--chek"}, ReportCommand.FLAGS, java.util.Map.of()));
+        assertFalse(e.getMessage().contains("\n"), e.getMessage());
+    }
+
     @Test
     void theFrontPageAndTheResultsPageHaveGeneratedSections() throws IOException {
         assertFalse(GeneratedSections.sections(Files.readString(Path.of("README.md")), "README.md").isEmpty(), "README.md renders its numbers");
