@@ -80,10 +80,7 @@ final class AdmissionReport {
 
     /** The title, provenance and description of an existing admission.md: everything before its table, for {@code --rerender}. */
     static String head(Path md) throws IOException {
-        String text = Files.readString(md, StandardCharsets.UTF_8);
-        int body = text.indexOf("\n" + BODY_START);
-        if (body < 0) throw new IOException(md + " is not an admission.md: no line starting with " + BODY_START);
-        return text.substring(0, body + 1);
+        return loomylin.bench.output.Invocations.headBefore(md, BODY_START);
     }
 
     /** admission.md: {@code head}, then per pool and load the figures of {@code rows}, each run's goodput over the capacity its own limit was sized for. */

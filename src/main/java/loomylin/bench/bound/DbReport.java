@@ -83,10 +83,7 @@ final class DbReport {
 
     /** The title and provenance of an existing db.md, for {@code --rerender}. */
     static String head(Path md) throws IOException {
-        String text = Files.readString(md, StandardCharsets.UTF_8);
-        int body = text.indexOf("\n" + BODY_START);
-        if (body < 0) throw new IOException(md + " is not a db.md: no line starting with " + BODY_START);
-        return text.substring(0, body + 1);
+        return loomylin.bench.output.Invocations.headBefore(md, BODY_START);
     }
 
     static void write(Path dir, String head, List<DbBench.Row> rows, Duration window) throws IOException {

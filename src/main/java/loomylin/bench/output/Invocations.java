@@ -44,6 +44,19 @@ public final class Invocations {
         return Csv.parse(Files.readString(csv, StandardCharsets.UTF_8));
     }
 
+    /**
+     * What a re-render keeps of a report written earlier (its title, provenance and description): everything before
+     * its first line that starts with {@code bodyStart}.
+     *
+     * @throws IOException when {@code md} has no such line
+     */
+    public static String headBefore(Path md, String bodyStart) throws IOException {
+        String text = Files.readString(md, StandardCharsets.UTF_8);
+        int body = text.indexOf("\n" + bodyStart);
+        if (body < 0) throw new IOException(md + " is not this preset's report: no line starting with " + bodyStart);
+        return text.substring(0, body + 1);
+    }
+
     /** For a report: whose provenance it shows, and where each invocation's is; "" for the first invocation. */
     public static String provenanceNote(int invocation) {
         if (invocation == 1) return "";
