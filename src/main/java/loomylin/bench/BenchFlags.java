@@ -39,6 +39,7 @@ public final class BenchFlags {
             new Flags.Flag("rate", "R,R,...", null, "offer each configuration open-loop at these requests per second (oha, latency from the intended send time)"),
             new Flags.Flag("repeat", "K", null, "runs of every configuration, interleaved across pools (default: the preset's)"),
             new Flags.Flag("layers", "LAYER,LAYER,...", null, "floor: the layers to measure (bare-jetty, jetty+connector, bare-javalin, loomylin, loomylin+header-cache; default all)"),
+            new Flags.Flag("carriers", "N", null, "the servers' virtual-thread carriers: -Djdk.virtualThreadScheduler.parallelism=N (and maxPoolSize at least N) on every server JVM the bench starts; default the JDK's, one per core. A JDK 21 remedy for pinning, measured in the jdk preset"),
             new Flags.Flag("jfr", null, null, "record each server JVM's measured window with JDK Flight Recorder (DIR/jfr/*.jfr) and summarise GC pauses, pinned and unsubmitted virtual threads and CPU samples by thread group in DIR/jfr.csv and the report"),
             new Flags.Flag("invocations", "N", null, "run the whole plan N times, each with its own backend JVM; a target whose invocations' medians differ by more than 10 % reads NOISE (default: the preset's)"),
             new Flags.Flag("client", "wrk|hey", null, "closed-loop load generator of every closed run (default: wrk, a window by the clock; hey sends a count and decides no target)"),
@@ -92,7 +93,15 @@ public final class BenchFlags {
         return new BenchConfig(preset.name(), runs, Path.of(flags.get("out")), tools, warmup, preset.warmupConcurrency(), requests,
                 measureS, openMeasureS, twin, heap, flags.integer("backend-delay", 0, Limits.DELAY_MAX), flags.integer("timeout", 1, 600),
                 flags.integer("client-limit", 1, 100), remote, UsageError.parsing(HopClientKind::parse, flags.get("hop-client").trim()),
-                cpuSets, flags.get("invocations") == null ? preset.invocations() : flags.integer("invocations", 1, 5), flags.on("jfr"));
+                cpuSets, flags.get("invocations") == null ? preset.invocations() : flags.integer("invocations", 1, 5), flags.on("jfr"),
+                carriers(flags, remote != null));
+    }
+
+    /** {@code --carriers}: 0 (the JDK's default) to 10,000; refused with {@code --target}, whose servers the bench does not start. */
+    static int carriers(Flags flags, boolean remote) {
+        int carriers = flags.integer("carriers", 0, 0, 10_000);
+        if (carriers > 0 && remote) throw new UsageError("--carriers sets the JVM options of servers the bench starts; with --target, start yours with -Djdk.virtualThreadScheduler.parallelism");
+        return carriers;
     }
 
     /** Refuses, as a usage error, any flag given on the command line that the preset's own runner does not read ({@code honoured}). */

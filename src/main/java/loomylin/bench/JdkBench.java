@@ -29,7 +29,7 @@ import loomylin.cli.UsageError;
 public final class JdkBench {
     public static final String NAME = "jdk";
     public static final Set<String> FLAGS = Set.of("preset", "java", "pools", "endpoints", "concurrency", "repeat", "measure", "warmup", "twin", "heap",
-            "wrk", "out", "rerender", "help");
+            "wrk", "out", "rerender", "carriers", "invocations", "help");
     public static final List<String> POOLS = List.of("loom", "qtp-vtp:8:200", "qtp:200");
     public static final List<String> ENDPOINTS = List.of("wait-locked?ms=100&lock=synchronized", "wait-locked?ms=100&lock=reentrant", "wait-blocking?ms=100");
     /** Clients: on 2 carriers, a pinned 100 ms wait caps loom near 2 / 0.1 s = 20 req/s, where 200 clients could make 2,000. */
@@ -55,7 +55,7 @@ public final class JdkBench {
             List<String> args = new ArrayList<>(List.of("--pools", String.join(",", flags.commaList("pools", POOLS)), "--endpoints",
                     String.join(",", flags.commaList("endpoints", ENDPOINTS)), "--concurrency", orElse(flags, "concurrency", CONCURRENCY),
                     "--repeat", orElse(flags, "repeat", REPEAT), "--jfr", "--out", dir.toString()));
-            for (String f : List.of("measure", "warmup", "twin", "heap", "wrk")) if (flags.get(f) != null) args.addAll(List.of("--" + f, flags.get(f)));
+            for (String f : List.of("measure", "warmup", "twin", "heap", "wrk", "carriers", "invocations")) if (flags.get(f) != null) args.addAll(List.of("--" + f, flags.get(f)));
             return new Options(false, dir, other, BenchFlags.parse(Flags.parse(args.toArray(String[]::new), BenchFlags.FLAGS, Map.of())));
         }
     }

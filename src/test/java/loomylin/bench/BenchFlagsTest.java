@@ -26,6 +26,23 @@ class BenchFlagsTest {
         return runs.stream().map(RunSpec::describe).toList();
     }
 
+    /** --carriers sets the servers' virtual-thread scheduler; 0 leaves the JDK's default; --target's servers are not ours to start. */
+    @Test
+    void carriersBecomeTheServersSchedulerOptions() {
+        assertEquals(List.of(), parse("--out", "x").serverJvmOptions());
+        assertEquals(List.of("-Djdk.virtualThreadScheduler.parallelism=200", "-Djdk.virtualThreadScheduler.maxPoolSize=256"),
+                parse("--out", "x", "--carriers", "200").serverJvmOptions());
+        assertEquals(List.of("-Djdk.virtualThreadScheduler.parallelism=300", "-Djdk.virtualThreadScheduler.maxPoolSize=300"),
+                BenchFlags.parse(new String[] {"--out", "x"}, Map.of("LOOMYLIN_CARRIERS", "300")).serverJvmOptions());
+        for (String bad : List.of("-1", "10001", "many")) {
+            UsageError e = assertThrows(UsageError.class, () -> parse("--out", "x", "--carriers", bad), bad);
+            assertTrue(!e.getMessage().contains("\n") && e.getMessage().contains("--carriers"), e.getMessage());
+        }
+        Flags remote = Flags.parse(new String[] {"--carriers", "8"}, BenchFlags.FLAGS, Map.of());
+        UsageError e = assertThrows(UsageError.class, () -> BenchFlags.carriers(remote, true));
+        assertTrue(e.getMessage().contains("--target"), e.getMessage());
+    }
+
     @Test
     void smokeIsTwoPoolsTwoEndpointsTwoLevelsPoolsVaryingFastest() {
         BenchConfig c = parse("--preset", "smoke");

@@ -41,7 +41,8 @@ public final class Report {
         md.append("## Method\n\n");
         if (config.remote() != null) RemoteReport.method(md, config);
         else md.append("- Each run: a fresh server JVM serving one pool (`-Xms").append(config.heap()).append(" -Xmx").append(config.heap())
-                .append(" -XX:+AlwaysPreTouch`, accept queue 4096, loopback); idle RSS read once it answers; a ")
+                .append(" -XX:+AlwaysPreTouch").append(config.serverJvmOptions().isEmpty() ? "" : " " + String.join(" ", config.serverJvmOptions()))
+                .append("`, accept queue 4096, loopback); idle RSS read once it answers; a ")
                 .append(config.warmup()).append(" warm-up with the run's own client at the run's own concurrency (and offered rate), whose achieved rate is shown beside the measured one (warm-up req/s; a run is *settled* when the two lie within ")
                 .append(Math.round(RunResult.SETTLED_WITHIN * 100)).append(" %); then the measured run, a ")
                 .append(config.measureS()).append(" s window closed-loop (where a request waits so long that a client could not get ")

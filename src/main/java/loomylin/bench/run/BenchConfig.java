@@ -20,15 +20,22 @@ import loomylin.jetty.HopClientKind;
  * @param invocations     how often the whole plan runs, each time with its own backend JVM; a target's verdict
  *                        compares the invocations' medians
  * @param jfr             record each server JVM's measured window with JDK Flight Recorder (--jfr)
+ * @param carriers        the servers' virtual-thread scheduler parallelism (--carriers); 0: the JDK's default, one per core
  */
 public record BenchConfig(String preset, List<RunSpec> runs, Path out, java.util.Map<Client, Path> tools, String warmup, int warmupConcurrency,
                    RequestRule requests, int measureS, int openMeasureS, String twin, String heap, int backendDelayMs, int timeoutS, int clientLimitPct,
-                   RemoteServers remote, HopClientKind hopClient, CpuSets cpuSets, int invocations, boolean jfr) {
+                   RemoteServers remote, HopClientKind hopClient, CpuSets cpuSets, int invocations, boolean jfr, int carriers) {
+
+    /** The server JVMs' options that {@code carriers} asks for: the virtual-thread scheduler's parallelism, and room for it in its pool. */
+    public List<String> serverJvmOptions() {
+        if (carriers == 0) return List.of();
+        return List.of("-Djdk.virtualThreadScheduler.parallelism=" + carriers, "-Djdk.virtualThreadScheduler.maxPoolSize=" + Math.max(carriers, 256));
+    }
 
     /** The same bench writing to {@code out}. */
     public BenchConfig withOut(Path out) {
         return new BenchConfig(preset, runs, out, tools, warmup, warmupConcurrency, requests, measureS, openMeasureS, twin, heap, backendDelayMs, timeoutS,
-                clientLimitPct, remote, hopClient, cpuSets, invocations, jfr);
+                clientLimitPct, remote, hopClient, cpuSets, invocations, jfr, carriers);
     }
 
     /** Whether this bench's windows are long enough to back a published result. */

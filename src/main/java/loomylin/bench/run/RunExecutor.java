@@ -184,7 +184,8 @@ public final class RunExecutor implements RunMaker {
     /** Picks a free port; if another process grabs it before the server binds, tries another. */
     private ServerProcess start(RunSpec run) throws IOException {
         for (int attempt = 1; ; attempt++) {
-            ServerProcess server = ServerProcess.server(config.cpuSets().prefix(CpuSets.Role.SERVER), run.pool().toString(), config.twin(), config.heap(), FreePort.pick(), backend, config.hopClient(), serversLog);
+            ServerProcess server = ServerProcess.server(config.cpuSets().prefix(CpuSets.Role.SERVER), run.pool().toString(), config.twin(), config.heap(),
+                    FreePort.pick(), backend, config.hopClient(), serversLog, List.of(), config.serverJvmOptions());
             try {
                 server.awaitPool(run.pool().toString(), config.twin());
                 return server;
