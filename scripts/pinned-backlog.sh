@@ -4,8 +4,8 @@
 # for WINDOW seconds, twice: on a fresh server, and on a fresh server after SLICES wrk warm-up slices of SLICE
 # seconds at the same C, as the bench's warm-up makes them. Halfway through each window it counts the server's
 # connections whose client has gone (CLOSE-WAIT: requests still held for clients that left) and those still open
-# (ESTABLISHED), from `ss`. Writes $OUT/pinned-backlog.csv (one row per case: wrk's answers in the window, the two
-# counts), output.txt and provenance.json; every process it starts is ended by its id.
+# (ESTABLISHED), from `ss`. Writes $OUT/pinned-backlog.csv (one row per case: its clients, slices and window, wrk's
+# answers in the window, the two counts), output.txt and provenance.json; every process it starts is ended by its id.
 #   JAVA="$(bash scripts/jdk21.sh)" bash scripts/pinned-backlog.sh   # C=200 WINDOW=20 SLICES=2 SLICE=5 OUT=gfx/results/pinned-backlog
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,7 +24,7 @@ SERVER="" LOAD=""
 cleanup() { end_process "$LOAD"; end_process "$SERVER"; rm -rf "$WORK"; }
 trap cleanup EXIT
 results_begin
-echo "case,warmup_slices,answered_in_window,close_wait_midway,established_midway" >"$RESULTS/pinned-backlog.csv"
+echo "case,clients,warmup_slices,slice_s,window_s,answered_in_window,close_wait_midway,established_midway" >"$RESULTS/pinned-backlog.csv"
 
 # one case: $1 its name, $2 warm-up slices before the window
 one() {
@@ -45,7 +45,7 @@ one() {
     LOAD=""
     answered=$(awk '/requests in/ { print $1 }' "$WORK/wrk-$name.txt")
     echo "pinned-backlog: $name: ${answered:-0} answers in ${WINDOW} s; midway $waiting connections whose client had gone, $open open"
-    echo "$name,$slices,${answered:-0},$waiting,$open" >>"$RESULTS/pinned-backlog.csv"
+    echo "$name,$C,$slices,$SLICE,$WINDOW,${answered:-0},$waiting,$open" >>"$RESULTS/pinned-backlog.csv"
     end_process "$SERVER"
     SERVER=""
 }
