@@ -60,14 +60,6 @@ public final class Soak {
             new Kind("bad-escape", "/hops-async?delay=%ZZ", 400, 1),
             new Kind("no-route", "/nope", 404, 1));
 
-    private final List<Integer> ports;
-    private final long pid;
-    private final int seconds;
-    private final int clientsPerPort;
-    private final int thinkMs;
-    private final int warmupSeconds;
-    private final double rssTolerance;
-    private final int threadTolerance;
 
     private final LongAdder sent = new LongAdder();
     private final Map<String, LongAdder> byClass = new ConcurrentHashMap<>();
@@ -75,6 +67,7 @@ public final class Soak {
     private final Map<String, LongAdder> errors = new ConcurrentHashMap<>();
     private final Map<Integer, LongAdder> answeredByPort = new ConcurrentHashMap<>();
     private final List<long[]> samples = new ArrayList<>(); // {elapsed s, rss kB, threads}
+    private final Options options;
 
     static final List<Flags.Flag> FLAGS = List.of(
             new Flags.Flag("ports", "P,P,...", "7000,7001,7002", "the servers' ports", "SOAK_PORTS"),
@@ -94,8 +87,6 @@ public final class Soak {
             "answered", "status_2xx", "status_4xx", "status_5xx", "unexpected", "connection_errors", "unaccounted", "rss_start_mb",
             "rss_after_warmup_mb", "rss_peak_after_mb", "rss_end_mb", "threads_start", "threads_after_warmup", "threads_peak_after",
             "threads_end", "checks_passed", "checks_failed");
-
-    private final java.nio.file.Path csv;
 
     /** The soak's flags, read once. {@code csv} is null unless {@code --csv} names a file. */
     record Options(List<Integer> ports, long pid, int seconds, int clientsPerPort, int thinkMs, int warmupSeconds, double rssTolerance,
@@ -125,16 +116,8 @@ public final class Soak {
         }
     }
 
-    private Soak(Options o) {
-        ports = o.ports();
-        pid = o.pid();
-        seconds = o.seconds();
-        clientsPerPort = o.clientsPerPort();
-        thinkMs = o.thinkMs();
-        warmupSeconds = o.warmupSeconds();
-        rssTolerance = o.rssTolerance();
-        threadTolerance = o.threadTolerance();
-        csv = o.csv();
+    private Soak(Options options) {
+        this.options = options;
     }
 
     public static void main(String[] argv) throws Exception {
@@ -151,16 +134,16 @@ public final class Soak {
 
     private boolean run() throws InterruptedException {
         System.out.printf("soak: %d s against ports %s, %d clients per port, %d ms think time, warm-up %d s%n",
-                seconds, ports, clientsPerPort, thinkMs, warmupSeconds);
+                options.seconds(), options.ports(), options.clientsPerPort(), options.thinkMs(), options.warmupSeconds());
         long start = System.nanoTime();
-        long end = start + TimeUnit.SECONDS.toNanos(seconds);
+        long end = start + TimeUnit.SECONDS.toNanos(options.seconds());
         sample(start);
         try (HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(10)).executor(Executors.newVirtualThreadPerTaskExecutor()).build();
              ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
             int seed = 0;
-            for (int port : ports) {
-                for (int c = 0; c < clientsPerPort; c++) {
+            for (int port : options.ports()) {
+                for (int c = 0; c < options.clientsPerPort(); c++) {
                     Random random = new Random(20_260_511L + seed++);
                     clients.submit(() -> client(http, port, random, end));
                 }
@@ -216,9 +199,9 @@ public final class Soak {
             } catch (RuntimeException e) { // a bug here must show, not silently end this client
                 errors.computeIfAbsent("client failure " + e + " (" + kind.name() + ")", x -> new LongAdder()).increment();
             }
-            if (thinkMs > 0) {
+            if (options.thinkMs() > 0) {
                 try {
-                    Thread.sleep(thinkMs);
+                    Thread.sleep(options.thinkMs());
                 } catch (InterruptedException e) {
                     return;
                 }
@@ -255,7 +238,7 @@ public final class Soak {
     }
 
     private void sample(long start) {
-        Optional<ProcStatus> status = pid > 0 ? ProcReader.SYSTEM.status(pid) : Optional.empty(); // empty: no /proc, or the process is gone
+        Optional<ProcStatus> status = options.pid() > 0 ? ProcReader.SYSTEM.status(options.pid()) : Optional.empty(); // empty: no /proc, or the process is gone
         long rss = status.map(ProcStatus::rssKb).orElse(-1L);
         long threads = status.map(s -> (long) s.threads()).orElse(-1L);
         synchronized (samples) {
@@ -288,7 +271,7 @@ public final class Soak {
         long rssMax = 0;
         long threadsMax = 0;
         for (long[] s : samples) {
-            if (s[0] <= warmupSeconds) warm = s;
+            if (s[0] <= options.warmupSeconds()) warm = s;
             else {
                 rssMax = Math.max(rssMax, s[1]);
                 threadsMax = Math.max(threadsMax, s[2]);
@@ -300,11 +283,11 @@ public final class Soak {
         long wrong = total(unexpected);
         long unaccounted = sent.sum() - answered - connectionErrors;
         System.out.println();
-        System.out.printf("requests sent:       %d (%.0f/s)%n", sent.sum(), sent.sum() / (double) Math.max(1, seconds));
+        System.out.printf("requests sent:       %d (%.0f/s)%n", sent.sum(), sent.sum() / (double) Math.max(1, options.seconds()));
         System.out.printf("answered:            %d: %s%n", answered, classes());
         System.out.printf("unexpected answers:  %d%s%n", wrong, wrong == 0 ? "" : " " + top(unexpected));
         System.out.printf("connection errors:   %d%s%n", connectionErrors, connectionErrors == 0 ? "" : " " + top(errors));
-        if (pid > 0) {
+        if (options.pid() > 0) {
             System.out.printf("RSS:                 %d MB at start, %d MB after warm-up (%d s), %d MB peak after, %d MB at the end%n",
                     first[1] / 1024, warm[1] / 1024, warm[0], rssMax / 1024, last[1] / 1024);
             System.out.printf("threads:             %d at start, %d after warm-up, %d peak after, %d at the end%n",
@@ -316,17 +299,17 @@ public final class Soak {
         checks.add(check(wrong == 0, "expected-statuses", wrong + " answers not what the request deserved"));
         checks.add(check(connectionErrors == 0, "no-connection-errors", connectionErrors + " connection errors or timeouts"));
         checks.add(check(unaccounted == 0, "every-request-accounted", unaccounted + " requests sent with neither answer nor error"));
-        for (int port : ports) {
+        for (int port : options.ports()) {
             long n = answeredByPort.getOrDefault(port, new LongAdder()).sum();
             checks.add(check(n > 0, "port-" + port + "-answers", n + " answers"));
         }
-        if (pid > 0) {
-            long rssLimit = Math.round(warm[1] * (1 + rssTolerance));
+        if (options.pid() > 0) {
+            long rssLimit = Math.round(warm[1] * (1 + options.rssTolerance()));
             checks.add(check(last[1] > 0 && last[1] <= rssLimit, "rss-flat",
                     String.format(Locale.ROOT, "%d MB at the end, limit %d MB (after warm-up %d MB + %.0f%%)", last[1] / 1024, rssLimit / 1024,
-                            warm[1] / 1024, rssTolerance * 100)));
-            checks.add(check(last[2] > 0 && last[2] <= warm[2] + threadTolerance, "threads-flat",
-                    last[2] + " at the end, limit " + (warm[2] + threadTolerance) + " (after warm-up " + warm[2] + " + " + threadTolerance + ")"));
+                            warm[1] / 1024, options.rssTolerance() * 100)));
+            checks.add(check(last[2] > 0 && last[2] <= warm[2] + options.threadTolerance(), "threads-flat",
+                    last[2] + " at the end, limit " + (warm[2] + options.threadTolerance()) + " (after warm-up " + warm[2] + " + " + options.threadTolerance() + ")"));
         }
         boolean ok = true;
         int passed = 0;
@@ -335,15 +318,15 @@ public final class Soak {
             ok &= c[0].equals("PASS");
             if (c[0].equals("PASS")) passed++;
         }
-        if (csv != null) {
+        if (options.csv() != null) {
             long mb = 1024;
-            List<Object> row = List.of(seconds, ports.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(" ")), clientsPerPort,
-                    thinkMs, warmupSeconds, sent.sum(), Math.round(sent.sum() / (double) Math.max(1, seconds)), answered, count("2xx"),
-                    count("4xx"), fiveXX, wrong, connectionErrors, unaccounted, pid > 0 ? first[1] / mb : "", pid > 0 ? warm[1] / mb : "",
-                    pid > 0 ? rssMax / mb : "", pid > 0 ? last[1] / mb : "", pid > 0 ? first[2] : "", pid > 0 ? warm[2] : "",
-                    pid > 0 ? threadsMax : "", pid > 0 ? last[2] : "", passed, checks.size() - passed);
+            List<Object> row = List.of(options.seconds(), options.ports().stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(" ")), options.clientsPerPort(),
+                    options.thinkMs(), options.warmupSeconds(), sent.sum(), Math.round(sent.sum() / (double) Math.max(1, options.seconds())), answered, count("2xx"),
+                    count("4xx"), fiveXX, wrong, connectionErrors, unaccounted, options.pid() > 0 ? first[1] / mb : "", options.pid() > 0 ? warm[1] / mb : "",
+                    options.pid() > 0 ? rssMax / mb : "", options.pid() > 0 ? last[1] / mb : "", options.pid() > 0 ? first[2] : "", options.pid() > 0 ? warm[2] : "",
+                    options.pid() > 0 ? threadsMax : "", options.pid() > 0 ? last[2] : "", passed, checks.size() - passed);
             try {
-                java.nio.file.Files.writeString(csv, String.join(",", CSV_COLUMNS) + "\n"
+                java.nio.file.Files.writeString(options.csv(), String.join(",", CSV_COLUMNS) + "\n"
                         + row.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(",")) + "\n");
             } catch (java.io.IOException e) {
                 System.out.println("FAIL csv-written: " + e.getMessage());
