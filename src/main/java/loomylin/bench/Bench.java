@@ -197,10 +197,9 @@ public final class Bench {
                 if (local) Files.writeString(serversLog, "=== run " + number + "/" + progress.total() + ": " + run.describe() + "\n",
                         java.nio.file.StandardOpenOption.APPEND);
                 try {
-                    String started = java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
-                    String load1 = loomylin.proc.ProcReader.SYSTEM.loadAverage().orElse("");
-                    RunResult row = executor.execute(run).inInvocation(invocation).at(new RunResult.When(started,
-                            java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString(), load1));
+                    String started = RunResult.When.now();
+                    String load1 = RunResult.When.load1Now();
+                    RunResult row = executor.execute(run).inInvocation(invocation).at(new RunResult.When(started, RunResult.When.now(), load1));
                     csv.append(row);
                     rows.add(row);
                     progress.done(number, row);

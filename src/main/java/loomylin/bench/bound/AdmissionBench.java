@@ -26,6 +26,7 @@ import loomylin.bench.output.Invocations;
 import loomylin.bench.output.Provenance;
 import loomylin.bench.run.FreePort;
 import loomylin.bench.run.PresetOptions;
+import loomylin.bench.run.RunResult;
 import loomylin.bench.run.ServerProcess;
 import loomylin.cli.Flags;
 import loomylin.cli.StartupFailure;
@@ -185,11 +186,11 @@ public final class AdmissionBench {
                 for (String pool : pools) {
                     for (Variant v : variants) {
                         n++;
-                        String started = java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+                        String started = RunResult.When.now();
                         Row row = one(invocation, r, cpu, capacity, pool, v, twin, heap, wrk, oha, window, timeoutS, cores, serversLog);
                         rows.add(row);
-                        Files.writeString(csv, AdmissionReport.csvLine(row, started, java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
-                                .toString(), loadAverage()) + "\n", StandardOpenOption.APPEND);
+                        Files.writeString(csv, AdmissionReport.csvLine(row, started, RunResult.When.now(), RunResult.When.load1Now()) + "\n",
+                                StandardOpenOption.APPEND);
                         out.printf(Locale.ROOT, "bench: %d/%d repeat %d %s %s: %s%n", n, runs, r, pool, v.name(), row.failure() != null ? "N/A (" + row.failure() + ")"
                                 : String.format(Locale.ROOT, "goodput %.1f req/s (%.2f of %d), 2xx p99 %s ms, %d refused, %d errors, %s%s", row.goodput(),
                                 row.goodput() / capacity, capacity, loomylin.bench.run.RunResult.fixed(row.okP99Ms(), 0), row.refused(), row.errors(),
@@ -256,10 +257,5 @@ public final class AdmissionBench {
 
     private static Row failed(int invocation, int repeat, String pool, Variant v, int limit, int offered, String why) {
         return new Row(invocation, repeat, pool, v.name(), limit, offered, 0, 0, 0, 0, 0, Double.NaN, Double.NaN, Double.NaN, false, Double.NaN, why);
-    }
-
-    /** The 1-minute load average now, for a run's row ("" where there is none). */
-    static String loadAverage() {
-        return ProcReader.SYSTEM.loadAverage().orElse("");
     }
 }

@@ -11,8 +11,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -32,6 +30,7 @@ import loomylin.bench.output.Provenance;
 import loomylin.bench.run.ClientLimit;
 import loomylin.bench.run.FreePort;
 import loomylin.bench.run.PresetOptions;
+import loomylin.bench.run.RunResult;
 import loomylin.bench.run.ServerProcess;
 import loomylin.cli.Flags;
 import loomylin.cli.StartupFailure;
@@ -159,10 +158,10 @@ public final class DbBench {
                         for (int dbPool : dbPools) {
                             for (Variant v : VARIANTS) {
                                 n++;
-                                String started = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
+                                String started = RunResult.When.now();
                                 Row row = one(invocation, r, pool, dbPool, v, pg, admin, twin, heap, wrk, oha, window, timeoutS, cores, serversLog);
                                 rows.add(row);
-                                Files.writeString(csv, DbReport.csvLine(row, started, Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), AdmissionBench.loadAverage())
+                                Files.writeString(csv, DbReport.csvLine(row, started, RunResult.When.now(), RunResult.When.load1Now())
                                         + "\n", StandardOpenOption.APPEND);
                                 out.printf(Locale.ROOT, "bench: %d/%d repeat %d %s db-pool %d %s: %s%n", n, runs, r, pool, dbPool, v.name(),
                                         row.failure() != null ? "N/A (" + row.failure() + ")" : String.format(Locale.ROOT,

@@ -45,6 +45,16 @@ public record RunResult(RunSpec spec, String twin, long requests, long responses
      */
     public record When(String started, String ended, String load1) {
         public static final When UNKNOWN = new When("", "", "");
+
+        /** The time now, UTC to the second, as a run's start or end is written. */
+        public static String now() {
+            return java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+        }
+
+        /** The machine's 1-minute load average now, as /proc/loadavg gives it; "" where there is none. */
+        public static String load1Now() {
+            return loomylin.proc.ProcReader.SYSTEM.loadAverage().orElse("");
+        }
     }
 
     /** A run whose time is not (yet) recorded. */
