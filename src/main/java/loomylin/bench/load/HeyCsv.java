@@ -35,10 +35,6 @@ public final class HeyCsv {
         public double percentileMs(double p) {
             return Percentiles.of(latenciesMs, p);
         }
-
-        double maxMs() {
-            return latenciesMs.length == 0 ? Double.NaN : latenciesMs[latenciesMs.length - 1];
-        }
     }
 
     public static final class Malformed extends RuntimeException {

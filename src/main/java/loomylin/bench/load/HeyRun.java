@@ -31,8 +31,7 @@ public final class HeyRun {
             ClientProcess.Finished f = ClientProcess.run(launcher, command(hey, List.of("-n", Integer.toString(requests)), concurrency, timeoutS, url),
                     csv, bound, sampler, "hey");
             HeyCsv.Responses r = read(csv);
-            Measured.Latency latency = new Measured.Latency(r.percentileMs(50), r.percentileMs(90), r.percentileMs(99),
-                    r.percentileMs(99.9), r.maxMs());
+            Measured.Latency latency = Measured.Latency.of(r.latenciesMs());
             return new Measured(requests, r.count(), r.ok(), latency, f.wallS(), f.cpuS());
         } finally {
             Files.deleteIfExists(csv);

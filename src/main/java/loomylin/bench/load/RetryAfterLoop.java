@@ -21,7 +21,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.DoubleStream;
 import loomylin.bench.measure.Measured;
-import loomylin.bench.measure.Percentiles;
 
 /**
  * A closed loop of clients that honour {@code Retry-After}, which oha, wrk and hey do not: each of
@@ -69,8 +68,8 @@ public final class RetryAfterLoop {
         long sent = seen.stream().mapToLong(Seen::sent).sum();
         long errors = seen.stream().mapToLong(Seen::errors).sum();
         long aborted = seen.stream().mapToLong(Seen::aborted).sum();
-        Measured m = new Measured(sent - aborted, all.length, ok.length, latency(all), wallS, cpuS);
-        return new OhaRun.Split(m, latency(ok), aborted, errors);
+        Measured m = new Measured(sent - aborted, all.length, ok.length, Measured.Latency.of(all), wallS, cpuS);
+        return new OhaRun.Split(m, Measured.Latency.of(ok), aborted, errors);
     }
 
     private static Seen client(HttpClient http, HttpRequest request, long end) throws InterruptedException {
@@ -136,12 +135,6 @@ public final class RetryAfterLoop {
         double[] all = parts.stream().flatMapToDouble(Arrays::stream).toArray();
         Arrays.sort(all);
         return all;
-    }
-
-    private static Measured.Latency latency(double[] sorted) {
-        if (sorted.length == 0) return Measured.Latency.NONE;
-        return new Measured.Latency(Percentiles.of(sorted, 50), Percentiles.of(sorted, 90), Percentiles.of(sorted, 99), Percentiles.of(sorted, 99.9),
-                sorted[sorted.length - 1]);
     }
 
     private static long cpuNanos() {

@@ -16,5 +16,12 @@ public record Measured(long sent, long answered, long ok, Latency latency, doubl
     /** Percentiles and maximum in milliseconds; NaN where there was no answer. */
     public record Latency(double p50Ms, double p90Ms, double p99Ms, double p999Ms, double maxMs) {
         public static final Latency NONE = new Latency(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+
+        /** The percentiles ({@link Percentiles}, nearest rank) and maximum of every latency, ascending, in ms; {@link #NONE} for none. */
+        public static Latency of(double[] sortedMs) {
+            if (sortedMs.length == 0) return NONE;
+            return new Latency(Percentiles.of(sortedMs, 50), Percentiles.of(sortedMs, 90), Percentiles.of(sortedMs, 99), Percentiles.of(sortedMs, 99.9),
+                    sortedMs[sortedMs.length - 1]);
+        }
     }
 }
