@@ -28,7 +28,6 @@ WORK=$(mktemp -d)
 backend=""; server=""
 trap 'end_process "$server"; end_process "$backend"; rm -rf "$WORK"' EXIT
 results_begin
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 ticks() { awk '{print $14 " " $15}' "/proc/$1/stat"; }  # user and system clock ticks
 
 bport=$(free_port)

@@ -1,5 +1,5 @@
 # Sourced by the scripts that start servers: `find_java NAME` prints the java to use; `find_jcmd NAME JAVA`
-# the jcmd beside it; `await_ready LOG PID` waits (at most 60 s) until the server started as PID logs "ready;";
+# the jcmd beside it; `free_port` prints a free port on 127.0.0.1; `await_ready LOG PID` waits (at most 60 s) until the server started as PID logs "ready;";
 # `end_process PID` ends and reaps a background process of this shell (nothing for an empty PID). The results_*
 # functions at the end write a measuring script's result directory.
 
@@ -45,6 +45,11 @@ find_jcmd() {
     jcmd=$(dirname "$(readlink -f "$(command -v "$2")")")/jcmd
     [[ -x $jcmd ]] || { echo "$name: no jcmd beside $2; use a JDK, not a JRE" >&2; return 2; }
     echo "$jcmd"
+}
+
+# Prints a TCP port on 127.0.0.1 that was free a moment ago (python3's socket module binds port 0).
+free_port() {
+    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
 }
 
 end_process() {

@@ -18,6 +18,7 @@ SLICE=${SLICE:-5}
 JAVA=$(find_java pinned-backlog) || exit 2
 command -v wrk >/dev/null || { echo "pinned-backlog: needs wrk (apt-get install wrk)" >&2; exit 2; }
 command -v ss >/dev/null || { echo "pinned-backlog: needs ss (apt-get install iproute2)" >&2; exit 2; }
+command -v python3 >/dev/null || { echo "pinned-backlog: needs python3 (apt-get install python3)" >&2; exit 2; }
 [[ -f target/loomylin.jar ]] || { echo "pinned-backlog: no target/loomylin.jar (./mvnw -DskipTests package)" >&2; exit 2; }
 WORK=$(mktemp -d)
 SERVER="" LOAD=""
@@ -29,7 +30,7 @@ echo "case,clients,warmup_slices,slice_s,window_s,answered_in_window,close_wait_
 # one case: $1 its name, $2 warm-up slices before the window
 one() {
     local name=$1 slices=$2 port answered waiting open
-    port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+    port=$(free_port)
     "$JAVA" -Xms1g -Xmx1g -jar target/loomylin.jar --pools loom --host 127.0.0.1 --port "$port" \
         --backend http://127.0.0.1:1 --admin-port 0 --grace-ms 0 >"$WORK/server-$name.log" 2>&1 &
     SERVER=$!
