@@ -62,7 +62,8 @@ public final class WrkRun {
         long noAnswer = f.get("connect") + f.get("read") + f.get("write") + f.get("timeout");
         Measured.Latency latency = answered == 0 ? Measured.Latency.NONE : new Measured.Latency(ms(f, "p50_us"), ms(f, "p90_us"),
                 ms(f, "p99_us"), ms(f, "p999_us"), ms(f, "max_us"));
-        return new Measured(answered + noAnswer, answered, ok, latency, wallS, cpuS);
+        double meanMs = answered == 0 || !f.containsKey("mean_us") ? Double.NaN : ms(f, "mean_us");
+        return new Measured(answered + noAnswer, answered, ok, latency, wallS, cpuS, meanMs);
     }
 
     private static double ms(Map<String, Long> f, String key) {

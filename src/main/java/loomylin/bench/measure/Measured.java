@@ -10,8 +10,30 @@ package loomylin.bench.measure;
  *                   send time
  * @param wallS      from starting the client to its exit: the duration every rps divides by
  * @param clientCpuS the client's own CPU time (user + system, all threads)
+ * @param meanMs     the mean latency of every answered request; NaN where the client does not report it (only
+ *                   wrk's closed-loop runs do)
  */
-public record Measured(long sent, long answered, long ok, Latency latency, double wallS, double clientCpuS) {
+public record Measured(long sent, long answered, long ok, Latency latency, double wallS, double clientCpuS, double meanMs) {
+
+    /** A run whose client reports no mean latency. */
+    public Measured(long sent, long answered, long ok, Latency latency, double wallS, double clientCpuS) {
+        this(sent, answered, ok, latency, wallS, clientCpuS, Double.NaN);
+    }
+
+    /** 2xx answers per second of the client's wall time; 0 for a run that took no time. */
+    public double okRps() {
+        return wallS > 0 ? ok / wallS : 0;
+    }
+
+    /**
+     * A closed loop's rate by Little's law: {@code clients} requests always in flight over the mean latency. Unlike
+     * answers over wall time it leaves out the ramp while the connections open and the requests still in flight
+     * when the client stops (up to one latency's worth: a quarter of a 4 s run of 1 s requests). NaN without a
+     * mean latency.
+     */
+    public double littleRps(int clients) {
+        return meanMs > 0 ? clients * 1000.0 / meanMs : Double.NaN;
+    }
 
     /** Percentiles and maximum in milliseconds; NaN where there was no answer. */
     public record Latency(double p50Ms, double p90Ms, double p99Ms, double p999Ms, double maxMs) {

@@ -51,12 +51,12 @@ public final class RemoteRunExecutor implements RunMaker {
             client.start();
             if (sampler != null) sampler.start();
             int clientCpus = config.cpuSets().cpus(CpuSets.Role.CLIENT, cores);
-            double warmupRps = RunExecutor.warmUp(config, tools, clientCpus, run, url);
+            RunExecutor.WarmedUp warmedUp = RunExecutor.warmUp(config, tools, clientCpus, run, url);
             MetricsScrape before = metrics == null ? null : scrape(metrics, "before");
-            Measured measured = RunExecutor.measure(config, tools, clientCpus, run, url, warmupRps, client);
+            Measured measured = RunExecutor.measure(config, tools, clientCpus, run, url, warmedUp.rps(), client);
             MetricsScrape after = metrics == null ? null : scrape(metrics, "after");
             if (sampler != null) sampler.close();
-            return result(run, server.twin(), measured, warmupRps, idle, before, after, sampler == null ? null : sampler.peaks());
+            return result(run, server.twin(), measured, warmedUp, idle, before, after, sampler == null ? null : sampler.peaks());
         } finally {
             if (sampler != null) sampler.close();
         }
@@ -71,7 +71,7 @@ public final class RemoteRunExecutor implements RunMaker {
     }
 
     /** The same row as {@link RunExecutor}'s; the server's share of CPU is unknown (its cores are not ours). */
-    private RunResult result(RunSpec run, String twin, Measured m, double warmupRps, MetricsScrape idle, MetricsScrape before,
+    private RunResult result(RunSpec run, String twin, Measured m, RunExecutor.WarmedUp warmedUp, MetricsScrape idle, MetricsScrape before,
                              MetricsScrape after, MetricsSampler.Peaks peaks) {
         double clientPct = 100.0 * m.clientCpuS() / (m.wallS() * cores);
         double cpuS = Double.NaN;
@@ -85,8 +85,9 @@ public final class RemoteRunExecutor implements RunMaker {
             threads = Math.max(peaks.threads(), Math.max(idle.threads(), Math.max(before.threads(), after.threads())));
         }
         return new RunResult(run, twin, m.sent(), m.answered(), m.ok(), m.sent() - m.ok(), m.wallS(), m.ok() / m.wallS(),
-                warmupRps, m.latency(), cpuS, idleRss, peakRss, peakVsz, threads,
+                warmedUp.rps(), m.latency(), cpuS, idleRss, peakRss, peakVsz, threads,
                 m.clientCpuS(), clientPct, Double.NaN, ClientLimit.of(clientPct, Double.NaN, config.cpuSets().cpus(CpuSets.Role.CLIENT, cores), cores, false,
-                        config.clientLimitPct()), Double.NaN); // steal: the servers' machine is not ours to read
+                        config.clientLimitPct()), Double.NaN) // steal: the servers' machine is not ours to read
+                .withLittle(RunExecutor.little(run, m, warmedUp));
     }
 }

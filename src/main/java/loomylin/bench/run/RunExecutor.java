@@ -58,19 +58,19 @@ public final class RunExecutor implements RunMaker {
             URI url = server.uri(run.endpoint().pathAndQuery());
             try (ProcSampler sampler = new ProcSampler(ProcReader.SYSTEM, server.pid(), SAMPLE_EVERY)) {
                 sampler.start();
-                double warmupRps = warmUp(config, tools, clientCpus(), run, url);
+                WarmedUp warmedUp = warmUp(config, tools, clientCpus(), run, url);
                 FlightRecording recording = config.jfr() ? FlightRecording.start(server.pid(), jfrFile(run)) : null;
                 long cpuBefore = cpuTicks(server);
                 long backendBefore = backendTicks(run);
                 Optional<CpuTimes> machineBefore = ProcReader.SYSTEM.cpuTimes();
-                Measured measured = measure(config, tools, clientCpus(), run, url, warmupRps, sampler);
+                Measured measured = measure(config, tools, clientCpus(), run, url, warmedUp.rps(), sampler);
                 long cpuAfter = cpuTicks(server);
                 long backendAfter = backendTicks(run);
                 if (recording != null) FlightRecording.appendCsv(jfrCsv(), run.describe(), jfrFile(run), recording.stop());
                 double stealPct = machineBefore.flatMap(b -> ProcReader.SYSTEM.cpuTimes().map(a -> a.stealPctSince(b))).orElse(Double.NaN);
                 sampler.close();
                 if (!server.alive()) throw new StartupFailure("server " + run.pool() + " exited during the run: " + server.outputTail());
-                RunResult result = result(run, measured, warmupRps, (cpuAfter - cpuBefore) / ProcStat.TICKS_PER_SECOND, idleRssKb, sampler.peaks(), stealPct);
+                RunResult result = result(run, measured, warmedUp, (cpuAfter - cpuBefore) / ProcStat.TICKS_PER_SECOND, idleRssKb, sampler.peaks(), stealPct);
                 return backendBefore < 0 || backendAfter < 0 ? result : result.withBackendCpuS((backendAfter - backendBefore) / ProcStat.TICKS_PER_SECOND);
             }
         } finally {
@@ -114,35 +114,46 @@ public final class RunExecutor implements RunMaker {
     public static final int MAX_WARMUP_SLICES = 4;
 
     /**
+     * What a warm-up's last slice achieved: 2xx answers per second and, closed loop with wrk, the rate by
+     * Little's law ({@link Measured#littleRps}; NaN otherwise).
+     */
+    public record WarmedUp(double rps, double littleRps) {
+        /** The rate two slices, or the window and the warm-up, are compared by: Little's law's where known. */
+        double settleRate() {
+            return littleRps > 0 ? littleRps : rps;
+        }
+    }
+
+    /**
      * The warm-up just before a measured run: the run's own client at the run's own concurrency (and offered
      * rate), so that the connections (the server's and, behind /hops-*, the backend's) are open and the JIT has
      * run before the window opens. In slices of half {@code --warmup} until two in a row answer the same rate
-     * within {@link RunResult#SETTLED_WITHIN} (at least 2, at most {@link #MAX_WARMUP_SLICES}): a warm-up that
-     * settles lasts {@code --warmup}, one that does not gets up to twice as long. A warm-up under 2 s is one slice
-     * (a smoke run). Returns the last slice's 2xx answers per second, which results.csv shows beside the measured
-     * rate ({@code settled}).
+     * ({@link WarmedUp#settleRate()}) within {@link RunResult#SETTLED_WITHIN} (at least 2, at most
+     * {@link #MAX_WARMUP_SLICES}): a warm-up that settles lasts {@code --warmup}, one that does not gets up to
+     * twice as long. A warm-up under 2 s is one slice (a smoke run). Returns the last slice's rates, which
+     * results.csv shows beside the measured ones ({@code settled}).
      */
-    public static double warmUp(BenchConfig config, java.util.Map<Client, Path> tools, int clientCpus, RunSpec run, URI url) throws IOException {
+    public static WarmedUp warmUp(BenchConfig config, java.util.Map<Client, Path> tools, int clientCpus, RunSpec run, URI url) throws IOException {
         int seconds = warmupSeconds(config.warmup());
         if (seconds < 2) return slice(config, tools, clientCpus, run, url, seconds, config.warmup());
         int slice = seconds / 2;
-        double previous = Double.NaN;
-        double rps = 0;
+        WarmedUp previous = null;
+        WarmedUp last = null;
         for (int i = 1; i <= MAX_WARMUP_SLICES; i++) {
-            rps = slice(config, tools, clientCpus, run, url, slice, slice + "s");
-            if (i >= 2 && settles(previous, rps)) break;
-            previous = rps;
+            last = slice(config, tools, clientCpus, run, url, slice, slice + "s");
+            if (i >= 2 && settles(previous.settleRate(), last.settleRate())) break;
+            previous = last;
         }
-        return rps;
+        return last;
     }
 
     /** Whether a warm-up slice answering {@code rps} after one answering {@code previous} has settled. */
     public static boolean settles(double previous, double rps) {
-        return previous > 0 && rps > 0 && Math.abs(rps / previous - 1) <= RunResult.SETTLED_WITHIN;
+        return RunResult.within(rps, previous);
     }
 
-    private static double slice(BenchConfig config, java.util.Map<Client, Path> tools, int clientCpus, RunSpec run, URI url, int seconds,
-                                String heyDuration) throws IOException {
+    private static WarmedUp slice(BenchConfig config, java.util.Map<Client, Path> tools, int clientCpus, RunSpec run, URI url, int seconds,
+                                  String heyDuration) throws IOException {
         List<String> pin = config.cpuSets().prefix(CpuSets.Role.CLIENT);
         Measured m = switch (run.client()) {
             case HEY -> null;
@@ -150,8 +161,13 @@ public final class RunExecutor implements RunMaker {
             case OHA -> OhaRun.measure(pin, tools.get(Client.OHA), url, Math.max(1, run.rate() * seconds), run.rate(), run.concurrency(),
                     config.timeoutS(), null);
         };
-        if (m == null) return HeyRun.warmUp(pin, tools.get(Client.HEY), url, heyDuration, run.concurrency(), config.timeoutS());
-        return m.wallS() > 0 ? m.ok() / m.wallS() : 0;
+        if (m == null) return new WarmedUp(HeyRun.warmUp(pin, tools.get(Client.HEY), url, heyDuration, run.concurrency(), config.timeoutS()), Double.NaN);
+        return new WarmedUp(m.okRps(), run.client() == Client.WRK ? m.littleRps(run.concurrency()) : Double.NaN);
+    }
+
+    /** A closed-loop wrk run's window and warm-up rates by Little's law; {@link RunResult.Little#NONE} for others. */
+    static RunResult.Little little(RunSpec run, Measured window, WarmedUp warmedUp) {
+        return run.client() == Client.WRK ? new RunResult.Little(window.littleRps(run.concurrency()), warmedUp.littleRps()) : RunResult.Little.NONE;
     }
 
     /** wrk and oha take whole seconds: a warm-up of 500ms lasts 1 s with them. */
@@ -207,12 +223,13 @@ public final class RunExecutor implements RunMaker {
                 .orElseThrow(() -> new StartupFailure("server exited during the run: " + server.outputTail()));
     }
 
-    private RunResult result(RunSpec run, Measured m, double warmupRps, double cpuS, long idleRssKb, ProcSampler.Peaks peaks, double stealPct) {
+    private RunResult result(RunSpec run, Measured m, WarmedUp warmedUp, double cpuS, long idleRssKb, ProcSampler.Peaks peaks, double stealPct) {
         double machineS = m.wallS() * cores;
         double clientPct = 100.0 * m.clientCpuS() / machineS;
         return new RunResult(run, config.twin(), m.sent(), m.answered(), m.ok(), m.sent() - m.ok(), m.wallS(), m.ok() / m.wallS(),
-                warmupRps, m.latency(), cpuS, idleRssKb, Math.max(peaks.rssKb(), idleRssKb), peaks.vszKb(), peaks.threads(),
+                warmedUp.rps(), m.latency(), cpuS, idleRssKb, Math.max(peaks.rssKb(), idleRssKb), peaks.vszKb(), peaks.threads(),
                 m.clientCpuS(), clientPct, 100.0 * cpuS / machineS, ClientLimit.of(clientPct, 100.0 * cpuS / machineS, clientCpus(), cores,
-                        config.cpuSets().share(CpuSets.Role.CLIENT, CpuSets.Role.SERVER), config.clientLimitPct()), stealPct);
+                        config.cpuSets().share(CpuSets.Role.CLIENT, CpuSets.Role.SERVER), config.clientLimitPct()), stealPct)
+                .withLittle(little(run, m, warmedUp));
     }
 }

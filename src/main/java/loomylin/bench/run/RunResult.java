@@ -33,11 +33,25 @@ import loomylin.bench.measure.Measured;
  * @param backendCpuS   the backend JVM's CPU seconds during the measured run (the calls of /hops-*); NaN where the
  *                      bench started no backend or the run called none
  * @param when          when the run (warm-up included) started and ended, and the machine's load then
+ * @param little        a closed-loop run's rates by Little's law, which {@link #settled()} compares
  */
 public record RunResult(RunSpec spec, String twin, long requests, long responses, long ok, long errors, double durationS, double rps,
                  double warmupRps, Measured.Latency latency, double cpuS, long idleRssKb, long peakRssKb, long peakVszKb, int peakThreads,
                  double clientCpuS, double clientCpuPct, double serverCpuPct, boolean clientLimited, double stealPct, int invocation,
-                 double backendCpuS, When when) {
+                 double backendCpuS, When when, Little little) {
+
+    /**
+     * A closed-loop run's rates by Little's law ({@link Measured#littleRps}): its window's, and its warm-up's last
+     * slice's. {@link #NONE} for an open-loop or hey run, and for a results.csv from before these columns.
+     */
+    public record Little(double windowRps, double warmupRps) {
+        public static final Little NONE = new Little(Double.NaN, Double.NaN);
+
+        /** Both rates known. */
+        public boolean known() {
+            return windowRps > 0 && warmupRps > 0;
+        }
+    }
 
     /**
      * When a run was made: its start (warm-up included) and end, UTC to the second, and the 1-minute load average
@@ -55,6 +69,15 @@ public record RunResult(RunSpec spec, String twin, long requests, long responses
         public static String load1Now() {
             return loomylin.proc.ProcReader.SYSTEM.loadAverage().orElse("");
         }
+    }
+
+    /** A run without Little's-law rates: open loop, hey, or read from before they were recorded. */
+    public RunResult(RunSpec spec, String twin, long requests, long responses, long ok, long errors, double durationS, double rps,
+                     double warmupRps, Measured.Latency latency, double cpuS, long idleRssKb, long peakRssKb, long peakVszKb, int peakThreads,
+                     double clientCpuS, double clientCpuPct, double serverCpuPct, boolean clientLimited, double stealPct, int invocation,
+                     double backendCpuS, When when) {
+        this(spec, twin, requests, responses, ok, errors, durationS, rps, warmupRps, latency, cpuS, idleRssKb, peakRssKb, peakVszKb, peakThreads,
+                clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, invocation, backendCpuS, when, Little.NONE);
     }
 
     /** A run whose time is not (yet) recorded. */
@@ -77,32 +100,38 @@ public record RunResult(RunSpec spec, String twin, long requests, long responses
     /** The same run, made in invocation {@code n} of the plan (--invocations). */
     public RunResult inInvocation(int n) {
         return new RunResult(spec, twin, requests, responses, ok, errors, durationS, rps, warmupRps, latency, cpuS, idleRssKb, peakRssKb, peakVszKb,
-                peakThreads, clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, n, backendCpuS, when);
+                peakThreads, clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, n, backendCpuS, when, little);
     }
 
     /** The same run, made then. */
     public RunResult at(When made) {
         return new RunResult(spec, twin, requests, responses, ok, errors, durationS, rps, warmupRps, latency, cpuS, idleRssKb, peakRssKb, peakVszKb,
-                peakThreads, clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, invocation, backendCpuS, made);
+                peakThreads, clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, invocation, backendCpuS, made, little);
     }
 
     /** The same run, with the backend's CPU seconds during its window. */
     public RunResult withBackendCpuS(double seconds) {
         return new RunResult(spec, twin, requests, responses, ok, errors, durationS, rps, warmupRps, latency, cpuS, idleRssKb, peakRssKb, peakVszKb,
-                peakThreads, clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, invocation, seconds, when);
+                peakThreads, clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, invocation, seconds, when, little);
+    }
+
+    /** The same run, with its window's and warm-up's rates by Little's law. */
+    public RunResult withLittle(Little rates) {
+        return new RunResult(spec, twin, requests, responses, ok, errors, durationS, rps, warmupRps, latency, cpuS, idleRssKb, peakRssKb, peakVszKb,
+                peakThreads, clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, invocation, backendCpuS, when, rates);
     }
 
     public static final List<String> COLUMNS = List.of("pool", "endpoint", "concurrency", "mode", "offered_rps", "client", "repeat",
             "requests", "responses", "ok", "errors", "rps", "warmup_rps", "p50_ms", "p90_ms", "p99_ms", "p999_ms", "max_ms",
             "cpu_s", "cpu_ms_per_req", "idle_rss_kb", "peak_rss_kb", "peak_vsz_kb", "peak_threads", "client_limited", "twin",
             "duration_s", "client_cpu_s", "client_cpu_pct", "server_cpu_pct", "steal_pct", "too_short", "settled", "invocation", "backend_cpu_ms_per_req",
-            "started", "ended", "load1");
+            "started", "ended", "load1", "little_rps", "warmup_little_rps");
 
     /** A measured window with fewer answers than this decides nothing, however long it lasted. */
     public static final int MIN_ANSWERS = 2_000;
     /** Nor does a closed-loop window in which a client got fewer answers than this: mostly set-up and ramp. */
     public static final int MIN_ANSWERS_PER_CLIENT = 20;
-    /** A run settled when its measured rate lies within this share of the warm-up's just before it. */
+    /** A run settled when its measured rate (closed loop: by Little's law) lies within this share of the warm-up's just before it. */
     public static final double SETTLED_WITHIN = 0.10;
 
     /**
@@ -118,9 +147,19 @@ public record RunResult(RunSpec spec, String twin, long requests, long responses
         return answers < MIN_ANSWERS || (!open && answers < (long) MIN_ANSWERS_PER_CLIENT * concurrency);
     }
 
-    /** The measured rate lies within {@link #SETTLED_WITHIN} of the warm-up's: the window did not catch a ramp. */
+    /**
+     * The window did not catch a ramp: its rate lies within {@link #SETTLED_WITHIN} of the warm-up's last slice.
+     * Closed loop (wrk), the rates compared are Little's law's ({@link Little}): answers over a slice of a few
+     * seconds undercount by the connections' ramp and the requests still in flight at its end, so that a run of
+     * 1 s requests read unsettled however steady the server was. Otherwise 2xx answers per second.
+     */
     public boolean settled() {
-        return warmupRps > 0 && rps > 0 && Math.abs(rps / warmupRps - 1) <= SETTLED_WITHIN;
+        return little.known() ? within(little.windowRps(), little.warmupRps()) : within(rps, warmupRps);
+    }
+
+    /** Whether {@code rate} lies within {@link #SETTLED_WITHIN} of {@code before}, both known. */
+    public static boolean within(double rate, double before) {
+        return before > 0 && rate > 0 && Math.abs(rate / before - 1) <= SETTLED_WITHIN;
     }
 
     /** Memory the run added on top of the idle server. */
@@ -172,7 +211,8 @@ public record RunResult(RunSpec spec, String twin, long requests, long responses
                 number(f, "client_cpu_pct"), number(f, "server_cpu_pct"), Boolean.parseBoolean(f.get("client_limited")), number(f, "steal_pct"),
                 f.get("invocation") == null || f.get("invocation").isEmpty() ? 1 : Integer.parseInt(f.get("invocation")),
                 Double.isNaN(backendMsPerRequest) ? Double.NaN : backendMsPerRequest * responses / 1000.0,
-                new When(f.getOrDefault("started", ""), f.getOrDefault("ended", ""), f.getOrDefault("load1", "")));
+                new When(f.getOrDefault("started", ""), f.getOrDefault("ended", ""), f.getOrDefault("load1", "")),
+                new Little(number(f, "little_rps"), number(f, "warmup_little_rps")));
     }
 
     private static double number(java.util.Map<String, String> f, String column) {
@@ -195,7 +235,7 @@ public record RunResult(RunSpec spec, String twin, long requests, long responses
                 count(peakThreads), Boolean.toString(clientLimited), twin, fixed(durationS, 3), fixed(clientCpuS, 2),
                 fixed(clientCpuPct, 1), fixed(serverCpuPct, 1), fixed(stealPct, 1),
                 Boolean.toString(tooShort()), Boolean.toString(settled()), Integer.toString(invocation), fixed(backendCpuMsPerRequest(), 4),
-                when.started(), when.ended(), when.load1());
+                when.started(), when.ended(), when.load1(), fixed(little.windowRps(), 1), fixed(little.warmupRps(), 1));
     }
 
     /** A count, or "" when unknown (negative). */

@@ -44,7 +44,7 @@ public final class TimedRun {
         try (ProcSampler sampler = new ProcSampler(ProcReader.SYSTEM, server.pid(), SAMPLE_EVERY)) {
             sampler.start();
             Measured w = warmup.run(url, null);
-            double warmupRps = w.wallS() > 0 ? w.ok() / w.wallS() : 0;
+            double warmupRps = w.okRps();
             long cpuBefore = cpuTicks(server);
             Optional<CpuTimes> machineBefore = ProcReader.SYSTEM.cpuTimes();
             Measured m = measured.run(url, sampler);

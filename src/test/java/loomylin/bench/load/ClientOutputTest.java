@@ -26,6 +26,17 @@ class ClientOutputTest {
         assertEquals(12.0, m.latency().maxMs(), 1e-9);
         assertThrows(IllegalArgumentException.class, () -> WrkRun.parse("Running 1s test\n", 1, 0));
         assertThrows(IllegalArgumentException.class, () -> WrkRun.parse("loomylin-wrk requests=x\n", 1, 0));
+        assertTrue(Double.isNaN(m.meanMs()), "a line without mean_us has no mean");
+    }
+
+    /** The mean latency gives the closed loop's rate by Little's law: 8 connections each waiting 5.3 ms. */
+    @Test
+    void wrkMeanLatencyGivesTheLittleRate() {
+        Measured m = WrkRun.parse("loomylin-wrk requests=1500 duration_us=1001234 connect=0 read=0 write=0 status=0 timeout=0 p50_us=5210 "
+                + "p90_us=5800 p99_us=7100 p999_us=9000 max_us=12000 mean_us=5300\n", 1.0, 0.3);
+        assertEquals(5.3, m.meanMs(), 1e-9);
+        assertEquals(8 * 1000 / 5.3, m.littleRps(8), 1e-9);
+        assertTrue(Double.isNaN(new Measured(0, 0, 0, Measured.Latency.NONE, 1, 0).littleRps(8)), "no mean, no Little rate");
     }
 
     /** The fields of oha's --output-format json the bench reads (a trimmed document of that shape, seconds). */

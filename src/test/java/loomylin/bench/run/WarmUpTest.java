@@ -16,4 +16,26 @@ class WarmUpTest {
         assertFalse(RunExecutor.settles(Double.NaN, 1000), "the first slice settles nothing");
         assertFalse(RunExecutor.settles(0, 0), "a slice that answered nothing settles nothing");
     }
+
+    private static RunResult closed(double rps, double warmupRps) {
+        RunSpec spec = new RunSpec(loomylin.jetty.PoolKind.parse("loom"), Endpoint.parse("wait-blocking?ms=1000"), 2000, 0,
+                loomylin.bench.load.Client.WRK, 1);
+        return new RunResult(spec, "java", 58_000, 57_900, 57_900, 100, 30, rps, warmupRps, loomylin.bench.measure.Measured.Latency.NONE, 3, 1, 1, 1,
+                30, 1, 1, 1, false, 0);
+    }
+
+    /**
+     * A closed loop of 2000 clients waiting 1 s answered 1,928.6 req/s over a 30 s window after 1,736.3 over its 8 s
+     * warm-up (full/results.csv, loom): by answers over wall time 1.11x, unsettled, though the server was steady.
+     * The requests still in flight when a run stops are a larger share of a short one (wrk answered 7 rounds in 8 s,
+     * 29 in 30). Little's law (2000 clients over the mean latency) compares what the server did.
+     */
+    @Test
+    void aClosedLoopSettlesByLittlesLawNotByAnswersOverWallTime() {
+        RunResult byAnswers = closed(1928.6, 1736.3);
+        assertFalse(byAnswers.settled(), "answers over wall time: 1.11x");
+        assertTrue(byAnswers.withLittle(new RunResult.Little(2000 / 1.004, 2000 / 1.003)).settled(), "the same mean latency: steady");
+        assertFalse(closed(1928.6, 1900).withLittle(new RunResult.Little(2000 / 0.9, 2000 / 1.05)).settled(),
+                "a server that got faster unsettles the run, whatever the answers per second say");
+    }
 }
