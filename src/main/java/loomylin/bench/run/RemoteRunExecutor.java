@@ -88,6 +88,6 @@ public final class RemoteRunExecutor implements RunMaker {
                 warmedUp.rps(), m.latency(), cpuS, idleRss, peakRss, peakVsz, threads,
                 m.clientCpuS(), clientPct, Double.NaN, ClientLimit.of(clientPct, Double.NaN, config.cpuSets().cpus(CpuSets.Role.CLIENT, cores), cores, false,
                         config.clientLimitPct()), Double.NaN) // steal: the servers' machine is not ours to read
-                .withLittle(RunExecutor.little(run, m, warmedUp));
+                .withSettle(RunExecutor.settle(run, m, warmedUp));
     }
 }

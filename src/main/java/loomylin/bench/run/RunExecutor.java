@@ -114,13 +114,17 @@ public final class RunExecutor implements RunMaker {
     public static final int MAX_WARMUP_SLICES = 4;
 
     /**
-     * What a warm-up's last slice achieved: 2xx answers per second and, closed loop with wrk, the rate by
-     * Little's law ({@link Measured#littleRps}; NaN otherwise).
+     * How a warm-up ended: its last slice's 2xx answers per second and, closed loop with wrk, its rate by Little's
+     * law ({@link Measured#littleRps}; NaN otherwise), and whether two slices in a row agreed ({@code settled}).
      */
-    public record WarmedUp(double rps, double littleRps) {
+    public record WarmedUp(double rps, double littleRps, boolean settled) {
         /** The rate two slices, or the window and the warm-up, are compared by: Little's law's where known. */
         double settleRate() {
             return littleRps > 0 ? littleRps : rps;
+        }
+
+        WarmedUp agreed() {
+            return new WarmedUp(rps, littleRps, true);
         }
     }
 
@@ -131,20 +135,19 @@ public final class RunExecutor implements RunMaker {
      * ({@link WarmedUp#settleRate()}) within {@link RunResult#SETTLED_WITHIN} (at least 2, at most
      * {@link #MAX_WARMUP_SLICES}): a warm-up that settles lasts {@code --warmup}, one that does not gets up to
      * twice as long. A warm-up under 2 s is one slice (a smoke run). Returns the last slice's rates, which
-     * results.csv shows beside the measured ones ({@code settled}).
+     * results.csv shows beside the measured ones, and whether two slices agreed ({@code settled}).
      */
     public static WarmedUp warmUp(BenchConfig config, java.util.Map<Client, Path> tools, int clientCpus, RunSpec run, URI url) throws IOException {
         int seconds = warmupSeconds(config.warmup());
         if (seconds < 2) return slice(config, tools, clientCpus, run, url, seconds, config.warmup());
         int slice = seconds / 2;
         WarmedUp previous = null;
-        WarmedUp last = null;
         for (int i = 1; i <= MAX_WARMUP_SLICES; i++) {
-            last = slice(config, tools, clientCpus, run, url, slice, slice + "s");
-            if (i >= 2 && settles(previous.settleRate(), last.settleRate())) break;
+            WarmedUp last = slice(config, tools, clientCpus, run, url, slice, slice + "s");
+            if (i >= 2 && settles(previous.settleRate(), last.settleRate())) return last.agreed();
             previous = last;
         }
-        return last;
+        return previous;
     }
 
     /** Whether a warm-up slice answering {@code rps} after one answering {@code previous} has settled. */
@@ -161,13 +164,17 @@ public final class RunExecutor implements RunMaker {
             case OHA -> OhaRun.measure(pin, tools.get(Client.OHA), url, Math.max(1, run.rate() * seconds), run.rate(), run.concurrency(),
                     config.timeoutS(), null);
         };
-        if (m == null) return new WarmedUp(HeyRun.warmUp(pin, tools.get(Client.HEY), url, heyDuration, run.concurrency(), config.timeoutS()), Double.NaN);
-        return new WarmedUp(m.okRps(), run.client() == Client.WRK ? m.littleRps(run.concurrency()) : Double.NaN);
+        if (m == null) return new WarmedUp(HeyRun.warmUp(pin, tools.get(Client.HEY), url, heyDuration, run.concurrency(), config.timeoutS()), Double.NaN, false);
+        return new WarmedUp(m.okRps(), run.client() == Client.WRK ? m.littleRps(run.concurrency()) : Double.NaN, false);
     }
 
-    /** A closed-loop wrk run's window and warm-up rates by Little's law; {@link RunResult.Little#NONE} for others. */
-    static RunResult.Little little(RunSpec run, Measured window, WarmedUp warmedUp) {
-        return run.client() == Client.WRK ? new RunResult.Little(window.littleRps(run.concurrency()), warmedUp.littleRps()) : RunResult.Little.NONE;
+    /**
+     * What the settle rule reads of a run: whether its warm-up agreed (not recorded for hey, whose runs decide
+     * nothing), and, closed loop with wrk, its window's and warm-up's rates by Little's law.
+     */
+    static RunResult.Settle settle(RunSpec run, Measured window, WarmedUp warmedUp) {
+        if (run.client() == Client.HEY) return RunResult.Settle.NONE;
+        return new RunResult.Settle(warmedUp.settled(), run.client() == Client.WRK ? window.littleRps(run.concurrency()) : Double.NaN, warmedUp.littleRps());
     }
 
     /** wrk and oha take whole seconds: a warm-up of 500ms lasts 1 s with them. */
@@ -230,6 +237,6 @@ public final class RunExecutor implements RunMaker {
                 warmedUp.rps(), m.latency(), cpuS, idleRssKb, Math.max(peaks.rssKb(), idleRssKb), peaks.vszKb(), peaks.threads(),
                 m.clientCpuS(), clientPct, 100.0 * cpuS / machineS, ClientLimit.of(clientPct, 100.0 * cpuS / machineS, clientCpus(), cores,
                         config.cpuSets().share(CpuSets.Role.CLIENT, CpuSets.Role.SERVER), config.clientLimitPct()), stealPct)
-                .withLittle(little(run, m, warmedUp));
+                .withSettle(settle(run, m, warmedUp));
     }
 }

@@ -33,23 +33,28 @@ import loomylin.bench.measure.Measured;
  * @param backendCpuS   the backend JVM's CPU seconds during the measured run (the calls of /hops-*); NaN where the
  *                      bench started no backend or the run called none
  * @param when          when the run (warm-up included) started and ended, and the machine's load then
- * @param little        a closed-loop run's rates by Little's law, which {@link #settled()} compares
+ * @param settle        how the warm-up ended, and a closed-loop run's rates by Little's law: what {@link #settled()} reads
  */
 public record RunResult(RunSpec spec, String twin, long requests, long responses, long ok, long errors, double durationS, double rps,
                  double warmupRps, Measured.Latency latency, double cpuS, long idleRssKb, long peakRssKb, long peakVszKb, int peakThreads,
                  double clientCpuS, double clientCpuPct, double serverCpuPct, boolean clientLimited, double stealPct, int invocation,
-                 double backendCpuS, When when, Little little) {
+                 double backendCpuS, When when, Settle settle) {
 
     /**
-     * A closed-loop run's rates by Little's law ({@link Measured#littleRps}): its window's, and its warm-up's last
-     * slice's. {@link #NONE} for an open-loop or hey run, and for a results.csv from before these columns.
+     * What the settle rule reads beside the rates: whether the warm-up's slices agreed, and a closed-loop run's rates
+     * by Little's law ({@link Measured#littleRps}), its window's and its warm-up's last slice's.
+     *
+     * @param warmupSettled two warm-up slices in a row answered the same rate within {@link #SETTLED_WITHIN} (closed
+     *                      loop: by Little's law); null where not recorded (a hey run, a results.csv from before)
+     * @param littleRps       the window's rate by Little's law; NaN for an open-loop or hey run, or where not recorded
+     * @param warmupLittleRps the warm-up's last slice's, likewise
      */
-    public record Little(double windowRps, double warmupRps) {
-        public static final Little NONE = new Little(Double.NaN, Double.NaN);
+    public record Settle(Boolean warmupSettled, double littleRps, double warmupLittleRps) {
+        public static final Settle NONE = new Settle(null, Double.NaN, Double.NaN);
 
-        /** Both rates known. */
-        public boolean known() {
-            return windowRps > 0 && warmupRps > 0;
+        /** Both of Little's-law rates known. */
+        public boolean littleKnown() {
+            return littleRps > 0 && warmupLittleRps > 0;
         }
     }
 
@@ -71,13 +76,13 @@ public record RunResult(RunSpec spec, String twin, long requests, long responses
         }
     }
 
-    /** A run without Little's-law rates: open loop, hey, or read from before they were recorded. */
+    /** A run without a recorded warm-up or Little's-law rates: hey, or read from before they were recorded. */
     public RunResult(RunSpec spec, String twin, long requests, long responses, long ok, long errors, double durationS, double rps,
                      double warmupRps, Measured.Latency latency, double cpuS, long idleRssKb, long peakRssKb, long peakVszKb, int peakThreads,
                      double clientCpuS, double clientCpuPct, double serverCpuPct, boolean clientLimited, double stealPct, int invocation,
                      double backendCpuS, When when) {
         this(spec, twin, requests, responses, ok, errors, durationS, rps, warmupRps, latency, cpuS, idleRssKb, peakRssKb, peakVszKb, peakThreads,
-                clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, invocation, backendCpuS, when, Little.NONE);
+                clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, invocation, backendCpuS, when, Settle.NONE);
     }
 
     /** A run whose time is not (yet) recorded. */
@@ -100,38 +105,38 @@ public record RunResult(RunSpec spec, String twin, long requests, long responses
     /** The same run, made in invocation {@code n} of the plan (--invocations). */
     public RunResult inInvocation(int n) {
         return new RunResult(spec, twin, requests, responses, ok, errors, durationS, rps, warmupRps, latency, cpuS, idleRssKb, peakRssKb, peakVszKb,
-                peakThreads, clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, n, backendCpuS, when, little);
+                peakThreads, clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, n, backendCpuS, when, settle);
     }
 
     /** The same run, made then. */
     public RunResult at(When made) {
         return new RunResult(spec, twin, requests, responses, ok, errors, durationS, rps, warmupRps, latency, cpuS, idleRssKb, peakRssKb, peakVszKb,
-                peakThreads, clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, invocation, backendCpuS, made, little);
+                peakThreads, clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, invocation, backendCpuS, made, settle);
     }
 
     /** The same run, with the backend's CPU seconds during its window. */
     public RunResult withBackendCpuS(double seconds) {
         return new RunResult(spec, twin, requests, responses, ok, errors, durationS, rps, warmupRps, latency, cpuS, idleRssKb, peakRssKb, peakVszKb,
-                peakThreads, clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, invocation, seconds, when, little);
+                peakThreads, clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, invocation, seconds, when, settle);
     }
 
-    /** The same run, with its window's and warm-up's rates by Little's law. */
-    public RunResult withLittle(Little rates) {
+    /** The same run, with how its warm-up ended and its rates by Little's law. */
+    public RunResult withSettle(Settle figures) {
         return new RunResult(spec, twin, requests, responses, ok, errors, durationS, rps, warmupRps, latency, cpuS, idleRssKb, peakRssKb, peakVszKb,
-                peakThreads, clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, invocation, backendCpuS, when, rates);
+                peakThreads, clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, invocation, backendCpuS, when, figures);
     }
 
     public static final List<String> COLUMNS = List.of("pool", "endpoint", "concurrency", "mode", "offered_rps", "client", "repeat",
             "requests", "responses", "ok", "errors", "rps", "warmup_rps", "p50_ms", "p90_ms", "p99_ms", "p999_ms", "max_ms",
             "cpu_s", "cpu_ms_per_req", "idle_rss_kb", "peak_rss_kb", "peak_vsz_kb", "peak_threads", "client_limited", "twin",
             "duration_s", "client_cpu_s", "client_cpu_pct", "server_cpu_pct", "steal_pct", "too_short", "settled", "invocation", "backend_cpu_ms_per_req",
-            "started", "ended", "load1", "little_rps", "warmup_little_rps");
+            "started", "ended", "load1", "little_rps", "warmup_little_rps", "warmup_settled");
 
     /** A measured window with fewer answers than this decides nothing, however long it lasted. */
     public static final int MIN_ANSWERS = 2_000;
     /** Nor does a closed-loop window in which a client got fewer answers than this: mostly set-up and ramp. */
     public static final int MIN_ANSWERS_PER_CLIENT = 20;
-    /** A run settled when its measured rate (closed loop: by Little's law) lies within this share of the warm-up's just before it. */
+    /** The share within which two warm-up slices agree, and by which a window may fall below the warm-up's last slice (closed loop: by Little's law). */
     public static final double SETTLED_WITHIN = 0.10;
 
     /**
@@ -148,13 +153,19 @@ public record RunResult(RunSpec spec, String twin, long requests, long responses
     }
 
     /**
-     * The window did not catch a ramp: its rate lies within {@link #SETTLED_WITHIN} of the warm-up's last slice.
-     * Closed loop (wrk), the rates compared are Little's law's ({@link Little}): answers over a slice of a few
-     * seconds undercount by the connections' ramp and the requests still in flight at its end, so that a run of
-     * 1 s requests read unsettled however steady the server was. Otherwise 2xx answers per second.
+     * The window did not catch a ramp: the warm-up settled (two slices in a row, each a fresh client at the run's
+     * concurrency, answered the same rate within {@link #SETTLED_WITHIN}), and the window's rate did not fall more
+     * than that below the last slice's. Closed loop, the rates are Little's law's ({@link Settle}). The window is
+     * not held to the slice from above: a fresh client's own ramp (its connections opening, the requests in flight
+     * when it stops) is a larger share of a slice than of a window several times longer, so that a steady server
+     * answers faster in the window. Runs written before the warm-up's end was recorded are held, as they were, to
+     * the slice within {@link #SETTLED_WITHIN} either way (by Little's law where recorded).
      */
     public boolean settled() {
-        return little.known() ? within(little.windowRps(), little.warmupRps()) : within(rps, warmupRps);
+        double window = settle.littleKnown() ? settle.littleRps() : rps;
+        double before = settle.littleKnown() ? settle.warmupLittleRps() : warmupRps;
+        if (settle.warmupSettled() == null) return within(window, before);
+        return settle.warmupSettled() && before > 0 && window >= before * (1 - SETTLED_WITHIN);
     }
 
     /** Whether {@code rate} lies within {@link #SETTLED_WITHIN} of {@code before}, both known. */
@@ -212,7 +223,8 @@ public record RunResult(RunSpec spec, String twin, long requests, long responses
                 f.get("invocation") == null || f.get("invocation").isEmpty() ? 1 : Integer.parseInt(f.get("invocation")),
                 Double.isNaN(backendMsPerRequest) ? Double.NaN : backendMsPerRequest * responses / 1000.0,
                 new When(f.getOrDefault("started", ""), f.getOrDefault("ended", ""), f.getOrDefault("load1", "")),
-                new Little(number(f, "little_rps"), number(f, "warmup_little_rps")));
+                new Settle(f.get("warmup_settled") == null || f.get("warmup_settled").isEmpty() ? null : Boolean.parseBoolean(f.get("warmup_settled")),
+                        number(f, "little_rps"), number(f, "warmup_little_rps")));
     }
 
     private static double number(java.util.Map<String, String> f, String column) {
@@ -235,7 +247,8 @@ public record RunResult(RunSpec spec, String twin, long requests, long responses
                 count(peakThreads), Boolean.toString(clientLimited), twin, fixed(durationS, 3), fixed(clientCpuS, 2),
                 fixed(clientCpuPct, 1), fixed(serverCpuPct, 1), fixed(stealPct, 1),
                 Boolean.toString(tooShort()), Boolean.toString(settled()), Integer.toString(invocation), fixed(backendCpuMsPerRequest(), 4),
-                when.started(), when.ended(), when.load1(), fixed(little.windowRps(), 1), fixed(little.warmupRps(), 1));
+                when.started(), when.ended(), when.load1(), fixed(settle.littleRps(), 1), fixed(settle.warmupLittleRps(), 1),
+                settle.warmupSettled() == null ? "" : settle.warmupSettled().toString());
     }
 
     /** A count, or "" when unknown (negative). */

@@ -27,15 +27,15 @@ class RunResultCsvTest {
                 .at(new RunResult.When("2026-11-26T19:00:00Z", "2026-11-26T19:00:31Z", "1.25"));
         List<String> fields = r.csvFields();
         assertEquals(RunResult.COLUMNS.size(), fields.size());
-        assertEquals(List.of("2026-11-26T19:00:00Z", "2026-11-26T19:00:31Z", "1.25"), fields.subList(fields.size() - 5, fields.size() - 2));
+        assertEquals(List.of("2026-11-26T19:00:00Z", "2026-11-26T19:00:31Z", "1.25"), fields.subList(fields.size() - 6, fields.size() - 3));
         assertEquals(fields, RunResult.fromCsv(byName(fields)).csvFields());
         Map<String, String> older = byName(fields);
-        older.keySet().removeAll(List.of("started", "ended", "load1", "little_rps", "warmup_little_rps"));
+        older.keySet().removeAll(List.of("started", "ended", "load1", "little_rps", "warmup_little_rps", "warmup_settled"));
         assertEquals(RunResult.When.UNKNOWN, RunResult.fromCsv(older).when());
-        assertEquals(false, RunResult.fromCsv(older).little().known());
+        assertEquals(RunResult.Settle.NONE, RunResult.fromCsv(older).settle());
 
-        List<String> withLittle = r.withLittle(new RunResult.Little(51.2, 50.9)).csvFields();
-        assertEquals(List.of("51.2", "50.9"), withLittle.subList(withLittle.size() - 2, withLittle.size()));
-        assertEquals(withLittle, RunResult.fromCsv(byName(withLittle)).csvFields());
+        List<String> withSettle = r.withSettle(new RunResult.Settle(true, 51.2, 50.9)).csvFields();
+        assertEquals(List.of("51.2", "50.9", "true"), withSettle.subList(withSettle.size() - 3, withSettle.size()));
+        assertEquals(withSettle, RunResult.fromCsv(byName(withSettle)).csvFields());
     }
 }
