@@ -129,9 +129,9 @@ final class LiveFigures implements AutoCloseable {
                 : percentileMs(difference(last.waits(), latencyFrom.waits()), 0.99));
         Optional<DbFigures> db = w.db().map(DbPool::figures);
         s.put("dbSize", db.map(DbFigures::size).orElse(null));
-        s.put("dbActive", db.map(DbFigures::active).orElse(null));
-        s.put("dbPending", db.map(DbFigures::pending).orElse(null));
-        s.put("dbTimeouts", db.map(DbFigures::timeouts).orElse(null));
+        s.put("dbActive", db.map(DbFigures::activeEither).orElse(null));
+        s.put("dbPending", db.map(DbFigures::pendingEither).orElse(null));
+        s.put("dbTimeouts", db.map(DbFigures::timeoutsEither).orElse(null));
         return s;
     }
 

@@ -92,15 +92,16 @@ final class Metrics {
         GaugeSnapshot.Builder dbSize = GaugeSnapshot.builder().name("loomylin_db_pool_size")
                 .help("--db-pool: the connections the server's database pool keeps (servers with a database only)");
         GaugeSnapshot.Builder dbConnections = GaugeSnapshot.builder().name("loomylin_db_connections")
-                .help("The server's database connections by state: active = lent to a request, idle = in the pool, total = open");
+                .help("The server's database connections by client (jdbc = HikariCP for /db-blocking, vertx = Vert.x for /db-async) and state: "
+                        + "active = lent to a request, idle = in the pool, total = open (jdbc only)");
         GaugeSnapshot.Builder dbPending = GaugeSnapshot.builder().name("loomylin_db_pending")
-                .help("Requests waiting for a database connection now: with a thread per request unbounded, the queue is here");
+                .help("Requests waiting for a database connection now, by client: with a thread per request unbounded, the queue is here");
         CounterSnapshot.Builder dbAcquired = CounterSnapshot.builder().name("loomylin_db_connections_acquired")
-                .help("Database connections the pool handed to requests");
+                .help("Database connections the pool handed to requests, by client");
         CounterSnapshot.Builder dbWait = CounterSnapshot.builder().name("loomylin_db_connection_wait_seconds")
-                .help("Time requests spent waiting for a database connection, summed (divide by acquired for the mean)");
+                .help("Time requests spent waiting for a database connection, summed, by client (divide by acquired for the mean; vertx: timeouts included)");
         CounterSnapshot.Builder dbTimeouts = CounterSnapshot.builder().name("loomylin_db_connection_timeouts")
-                .help("Requests that waited --db-timeout-ms for a connection and got none (each answered 503)");
+                .help("Requests that waited --db-timeout-ms for a connection and got none (each answered 503), by client");
         boolean anyDb = false;
         for (Watched w : servers) {
             Labels port = Labels.of("port", String.valueOf(w.port()), "pool", w.pool());
@@ -136,13 +137,21 @@ final class Metrics {
             if (db.isPresent()) {
                 anyDb = true;
                 DbFigures f = db.get().figures();
+                DbFigures.Async a = f.async();
                 dbSize.dataPoint(gauge(port, f.size()));
+                Labels jdbc = port.add("client", "jdbc");
+                Labels vertx = port.add("client", "vertx");
                 for (Map.Entry<String, Integer> state : List.of(Map.entry("active", f.active()), Map.entry("idle", f.idle()), Map.entry("total", f.total())))
-                    dbConnections.dataPoint(gauge(port.add("state", state.getKey()), state.getValue()));
-                dbPending.dataPoint(gauge(port, f.pending()));
-                dbAcquired.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder().labels(port).value(f.acquired()).build());
-                dbWait.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder().labels(port).value(f.waitSeconds()).build());
-                dbTimeouts.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder().labels(port).value(f.timeouts()).build());
+                    dbConnections.dataPoint(gauge(jdbc.add("state", state.getKey()), state.getValue()));
+                dbConnections.dataPoint(gauge(vertx.add("state", "active"), a.active()));
+                dbPending.dataPoint(gauge(jdbc, f.pending()));
+                dbPending.dataPoint(gauge(vertx, a.pending()));
+                dbAcquired.dataPoint(counter(jdbc, f.acquired()));
+                dbAcquired.dataPoint(counter(vertx, a.acquired()));
+                dbWait.dataPoint(counter(jdbc, f.waitSeconds()));
+                dbWait.dataPoint(counter(vertx, a.waitSeconds()));
+                dbTimeouts.dataPoint(counter(jdbc, f.timeouts()));
+                dbTimeouts.dataPoint(counter(vertx, a.timeouts()));
             }
             Optional<Admission> admission = w.admission();
             if (admission.isPresent()) {
@@ -211,5 +220,9 @@ final class Metrics {
 
     private static GaugeSnapshot.GaugeDataPointSnapshot gauge(Labels labels, double value) {
         return GaugeSnapshot.GaugeDataPointSnapshot.builder().labels(labels).value(value).build();
+    }
+
+    private static CounterSnapshot.CounterDataPointSnapshot counter(Labels labels, double value) {
+        return CounterSnapshot.CounterDataPointSnapshot.builder().labels(labels).value(value).build();
     }
 }

@@ -7,6 +7,7 @@ import com.zaxxer.hikari.metrics.IMetricsTracker;
 import com.zaxxer.hikari.pool.HikariPool;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
+import io.vertx.core.metrics.MetricsOptions;
 import io.vertx.pgclient.PgBuilder;
 import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.sqlclient.Pool;
@@ -36,7 +37,7 @@ import org.eclipse.jetty.util.component.Dumpable;
  *
  * <p>Its figures ({@link #figures()}) are the JDBC pool's, HikariCP's own: connections active, idle and in all, requests waiting
  * for one, and from its metrics hook the connections handed out, the time spent waiting for them and the waits
- * that timed out.
+ * that timed out; and the non-blocking pool's, through Vert.x's metrics SPI ({@link VertxPoolFigures}).
  */
 public final class DbPool extends AbstractLifeCycle implements Dumpable {
     /** The message of Vert.x's SQL pool when no connection came free in time (SqlConnectionPool, 5.0.7); DbBlockingTest checks it. */
@@ -47,6 +48,7 @@ public final class DbPool extends AbstractLifeCycle implements Dumpable {
     private final LongAdder acquired = new LongAdder();
     private final LongAdder waitNanos = new LongAdder();
     private final LongAdder timeouts = new LongAdder();
+    private final VertxPoolFigures asyncFigures = new VertxPoolFigures();
     private volatile HikariDataSource source;
     private volatile Vertx vertx;
     private volatile Pool async;
@@ -135,7 +137,8 @@ public final class DbPool extends AbstractLifeCycle implements Dumpable {
             if (!isRunning()) throw new DbFailure(503, "database pool " + name + " is not running");
             if (async == null) {
                 // made on first use: a server that never serves /db-async has no Vert.x threads and opens no second pool
-                vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1).setWorkerPoolSize(1).setInternalBlockingPoolSize(1));
+                vertx = Vertx.builder().with(new VertxOptions().setEventLoopPoolSize(1).setWorkerPoolSize(1).setInternalBlockingPoolSize(1)
+                        .setMetricsOptions(new MetricsOptions().setEnabled(true))).withMetrics(asyncFigures.factory()).build();
                 PgConnectOptions connect = PgConnectOptions.fromUri(options.jdbcUrl().substring("jdbc:".length()));
                 if (options.user() != null) connect.setUser(options.user());
                 if (options.password() != null) connect.setPassword(options.password());
@@ -163,12 +166,15 @@ public final class DbPool extends AbstractLifeCycle implements Dumpable {
 
     /**
      * What a failed read answers: 503 for a pool that had no connection in time (HikariCP's
-     * {@link SQLTransientConnectionException}, Vert.x's "Timeout waiting for connection"), 502 for the rest.
+     * {@link SQLTransientConnectionException}, Vert.x's "Timeout waiting for connection"), 502 for the rest. Call it
+     * once per failed request: it counts Vert.x's timeouts, which Vert.x reports nowhere else (HikariCP counts its own).
      */
     public DbFailure failure(Throwable e) {
         Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
         if (cause instanceof DbFailure f) return f;
-        if (cause instanceof SQLTransientConnectionException || VERTX_POOL_TIMEOUT.equals(cause.getMessage()))
+        boolean vertxTimeout = VERTX_POOL_TIMEOUT.equals(cause.getMessage());
+        if (vertxTimeout) asyncFigures.timedOut();
+        if (cause instanceof SQLTransientConnectionException || vertxTimeout)
             return new DbFailure(503, "database pool: no connection free within " + options.timeoutMs() + " ms (" + options.poolSize()
                     + " connections, all busy); try again later");
         return new DbFailure(502, "database " + options.shownUrl() + ": " + oneLine(cause));
@@ -178,9 +184,9 @@ public final class DbPool extends AbstractLifeCycle implements Dumpable {
     public DbFigures figures() {
         HikariDataSource s = source;
         HikariPoolMXBean bean = s == null ? null : s.getHikariPoolMXBean();
-        if (bean == null) return new DbFigures(options.poolSize(), 0, 0, 0, 0, acquired.sum(), waitNanos.sum() / 1e9, timeouts.sum());
+        if (bean == null) return new DbFigures(options.poolSize(), 0, 0, 0, 0, acquired.sum(), waitNanos.sum() / 1e9, timeouts.sum(), asyncFigures.snapshot());
         return new DbFigures(options.poolSize(), bean.getTotalConnections(), bean.getActiveConnections(), bean.getIdleConnections(),
-                bean.getThreadsAwaitingConnection(), acquired.sum(), waitNanos.sum() / 1e9, timeouts.sum());
+                bean.getThreadsAwaitingConnection(), acquired.sum(), waitNanos.sum() / 1e9, timeouts.sum(), asyncFigures.snapshot());
     }
 
     @Override

@@ -18,8 +18,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A server's database pool on the admin port, read while real requests hold its connections: /metrics has its
- * size, connections by state, pending requests, connections handed out and their wait; the live view's figures
- * have them too, and its sentence says the pool is the bound once it is full. A server without a database has none.
+ * size, connections by client and state, pending requests, connections handed out, their wait and the timeouts,
+ * for the JDBC pool behind /db-blocking and for Vert.x's behind /db-async; the live view's figures have them too,
+ * and its sentence says the pool is the bound once it is full. A server without a database has none.
  */
 class DbFiguresTest {
     @Test
@@ -41,12 +42,13 @@ class DbFiguresTest {
             });
             await().atMost(Duration.ofSeconds(10)).until(() -> {
                 PrometheusText m = PrometheusText.parse(Http.get(metrics).body());
-                return m.series("loomylin_db_connections", "port", port, "pool", "loom", "state", "active") == 2
-                        && m.series("loomylin_db_pending", "port", port, "pool", "loom") == 3;
+                return m.series("loomylin_db_connections", "port", port, "pool", "loom", "client", "jdbc", "state", "active") == 2
+                        && m.series("loomylin_db_pending", "port", port, "pool", "loom", "client", "jdbc") == 3;
             });
             PrometheusText full = PrometheusText.parse(Http.get(metrics).body());
             assertEquals(2.0, full.series("loomylin_db_pool_size", "port", port, "pool", "loom"));
-            assertEquals(2.0, full.series("loomylin_db_connections", "port", port, "pool", "loom", "state", "total"));
+            assertEquals(2.0, full.series("loomylin_db_connections", "port", port, "pool", "loom", "client", "jdbc", "state", "total"));
+            assertEquals(0.0, full.series("loomylin_db_pending", "port", port, "pool", "loom", "client", "vertx"), "no /db-async yet");
             assertTrue(full.all("loomylin_db_pool_size").size() == 1, "a server without a database has no such series");
             Map<?, ?> live = (Map<?, ?>) Json.parse(Http.get("http://127.0.0.1:" + admin.port() + AdminServer.LIVE).body());
             List<?> servers = (List<?>) live.get("servers");
@@ -56,12 +58,53 @@ class DbFiguresTest {
             assertEquals(null, second.get("dbSize"), "no database, no figures: " + second);
             load.join(Duration.ofSeconds(30));
             PrometheusText after = PrometheusText.parse(Http.get(metrics).body());
-            assertTrue(after.series("loomylin_db_connections_acquired_total", "port", port, "pool", "loom") >= 5, "every request got one");
-            assertTrue(after.series("loomylin_db_connection_wait_seconds_total", "port", port, "pool", "loom") >= 1.0,
+            assertTrue(after.series("loomylin_db_connections_acquired_total", "port", port, "pool", "loom", "client", "jdbc") >= 5, "every request got one");
+            assertTrue(after.series("loomylin_db_connection_wait_seconds_total", "port", port, "pool", "loom", "client", "jdbc") >= 1.0,
                     "three requests waited for a connection held 2.5 s");
         } finally {
             admin.close();
             Stops.stopAll(List.of(db, none));
+        }
+    }
+
+    /** The same figures for Vert.x's pool, which reports them only through Vert.x's metrics SPI; on the Kotlin twin. */
+    @Test
+    void theAdminPortShowsTheNonBlockingPoolFillingUpAndTimingOut() throws Exception {
+        Javalin db = Twin.KOTLIN.start(Twin.options("loom").withDb(TestDatabase.options(2, 4_000)));
+        AdminServer admin = AdminServer.start(AdminOptions.DEFAULTS.withHost("127.0.0.1").withPort(0)
+                .withServer(new Watched(db.port(), "loom", db.jettyServer().server())));
+        String port = String.valueOf(db.port());
+        String metrics = "http://127.0.0.1:" + admin.port() + "/metrics";
+        try {
+            Thread load = Thread.ofVirtual().start(() -> {
+                try {
+                    Http.concurrently(5, "http://127.0.0.1:" + db.port() + "/db-async?ms=2500");
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            await().atMost(Duration.ofSeconds(10)).until(() -> {
+                PrometheusText m = PrometheusText.parse(Http.get(metrics).body());
+                return m.series("loomylin_db_connections", "port", port, "pool", "loom", "client", "vertx", "state", "active") == 2
+                        && m.series("loomylin_db_pending", "port", port, "pool", "loom", "client", "vertx") == 3;
+            });
+            Map<?, ?> live = (Map<?, ?>) Json.parse(Http.get("http://127.0.0.1:" + admin.port() + AdminServer.LIVE).body());
+            Map<?, ?> server = (Map<?, ?>) ((List<?>) live.get("servers")).get(0);
+            assertEquals(3, ((Number) server.get("dbPending")).intValue(), "the live view counts either client's waits: " + server);
+            Map<?, ?> pool = (Map<?, ?>) Json.parse(Http.get("http://127.0.0.1:" + db.port() + "/pool").body());
+            assertEquals(3, ((Number) pool.get("dbAsyncPending")).intValue(), pool.toString());
+            assertEquals(0, ((Number) pool.get("dbPending")).intValue(), "the JDBC pool is idle: " + pool);
+            load.join(Duration.ofSeconds(30));
+            PrometheusText after = PrometheusText.parse(Http.get(metrics).body());
+            assertEquals(1.0, after.series("loomylin_db_connection_timeouts_total", "port", port, "pool", "loom", "client", "vertx"),
+                    "the fifth request waited 4 s for a connection two others held 2.5 s each, in turn, and timed out");
+            assertEquals(4.0, after.series("loomylin_db_connections_acquired_total", "port", port, "pool", "loom", "client", "vertx"));
+            assertTrue(after.series("loomylin_db_connection_wait_seconds_total", "port", port, "pool", "loom", "client", "vertx") >= 4.0,
+                    "two requests waited 2.5 s and one 4 s before it timed out");
+            assertEquals(0.0, after.series("loomylin_db_connections", "port", port, "pool", "loom", "client", "vertx", "state", "active"));
+        } finally {
+            admin.close();
+            Stops.stopAll(List.of(db));
         }
     }
 }
