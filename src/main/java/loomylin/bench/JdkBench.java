@@ -20,8 +20,9 @@ import loomylin.cli.UsageError;
 /**
  * {@code bench --preset jdk}: the same servers on two JDKs, the bench's own (25 here) and the one {@code --java}
  * names (a JDK 21: {@code scripts/jdk21.sh} prints one), at endpoints that pin a virtual thread's carrier on
- * JDK 21 and those that do not: a 100 ms blocking wait inside {@code synchronized}, under a {@code ReentrantLock},
- * and with no lock ({@code /wait-locked}, {@code /wait-blocking}), on {@code loom}, Jetty's preferred shape and
+ * JDK 21 and those that do not: a 100 ms blocking wait inside {@code synchronized}, the same handed to a platform
+ * thread ({@code on=platform}), under a {@code ReentrantLock}, and with no lock ({@code /wait-locked},
+ * {@code /wait-blocking}), on {@code loom}, Jetty's preferred shape and
  * Jetty's default {@code QueuedThreadPool} of 200. Each JDK is one plan of the bench (closed loop, windows that
  * can decide, repeats interleaved, {@code --jfr} for the pinned count of every run) written to its own
  * directory with its own provenance; {@code jdk.md} sets the two side by side.
@@ -31,7 +32,8 @@ public final class JdkBench {
     public static final Set<String> FLAGS = Set.of("preset", "java", "pools", "endpoints", "concurrency", "repeat", "measure", "warmup", "twin", "heap",
             "wrk", "out", "rerender", "carriers", "invocations", "help");
     public static final List<String> POOLS = List.of("loom", "qtp-vtp:8:200", "qtp:200");
-    public static final List<String> ENDPOINTS = List.of("wait-locked?ms=100&lock=synchronized", "wait-locked?ms=100&lock=reentrant", "wait-blocking?ms=100");
+    public static final List<String> ENDPOINTS = List.of("wait-locked?ms=100&lock=synchronized", "wait-locked?ms=100&lock=synchronized&on=platform",
+            "wait-locked?ms=100&lock=reentrant", "wait-blocking?ms=100");
     /** Clients: on 2 carriers, a pinned 100 ms wait caps loom near 2 / 0.1 s = 20 req/s, where 200 clients could make 2,000. */
     public static final int CONCURRENCY = 200;
     public static final int REPEAT = 2;

@@ -6,6 +6,7 @@ import loomylin.jetty.JettySetup;
 import loomylin.jetty.PoolName;
 import loomylin.jetty.ServerOptions;
 import loomylin.web.ErrorAnswers;
+import loomylin.web.PlatformOffload;
 import loomylin.web.Routes;
 import org.eclipse.jetty.util.thread.ThreadPool;
 
@@ -19,11 +20,13 @@ public final class AppServer {
         ThreadPool pool = Pools.create(options.pool(), name);
         HopClient hops = new HopClient(options);
         DbPool db = options.db() == null ? null : new DbPool(options.db(), "db-" + name);
-        Endpoints endpoints = new Endpoints(options, pool, hops, db);
+        PlatformOffload offload = new PlatformOffload(name);
+        Endpoints endpoints = new Endpoints(options, pool, hops, db, offload);
         Javalin app = Javalin.create(config -> {
             config.jetty.threadPool = pool;
             JettySetup.apply(config, options);
             if (db != null) config.jetty.modifyServer(server -> server.addBean(db));
+            config.jetty.modifyServer(server -> server.addBean(offload));
             ErrorAnswers.apply(config, Routes.listing());
             config.events.serverStopped(hops::close);
             config.events.serverStartFailed(hops::close);

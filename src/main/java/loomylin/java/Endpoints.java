@@ -24,6 +24,7 @@ import loomylin.web.FileBody;
 import loomylin.web.Limits;
 import loomylin.web.MixedWork;
 import loomylin.web.Params;
+import loomylin.web.PlatformOffload;
 import loomylin.web.Protocol;
 import loomylin.web.SchedulerFigures;
 import loomylin.web.ServerFigures;
@@ -42,12 +43,15 @@ public final class Endpoints {
     /** Where /wait-async answers run: the server's request threads (virtual ones where the pool has them). */
     private final Executor answers;
     private final AsyncWriters asyncWriters = new AsyncWriters();
+    /** Where /wait-locked?on=platform makes its wait. */
+    private final PlatformOffload offload;
 
-    public Endpoints(ServerOptions options, ThreadPool pool, HopClient hops, DbPool db) {
+    public Endpoints(ServerOptions options, ThreadPool pool, HopClient hops, DbPool db, PlatformOffload offload) {
         this.options = options;
         this.pool = pool;
         this.hops = hops;
         this.db = db;
+        this.offload = offload;
         Executor virtual = VirtualThreads.getVirtualThreadsExecutor(pool);
         this.answers = virtual != null ? virtual : pool;
     }
@@ -72,38 +76,49 @@ public final class Endpoints {
      * {@link ReentrantLock}, or in {@code Object.wait} (which gives the monitor back while it waits). The lock is
      * new per request, so no request ever waits for another; only a virtual thread's carrier pinned by the monitor
      * (JDK 21 and older) can slow it. The lock is kept as a request attribute so that the JIT cannot elide it.
+     * {@code on=platform} makes the same locked wait on one of the server's platform threads ({@link PlatformOffload})
+     * while the request's thread waits for it: a JDK 21 remedy for calls that pin.
      */
-    public void waitLocked(Context ctx) throws InterruptedException {
+    public void waitLocked(Context ctx) throws Exception {
         int ms = Params.integer(ctx.queryParams("ms"), "ms", Limits.MS_DEFAULT, 0, Limits.MS_MAX);
         String kind = Params.choice(ctx.queryParams("lock"), "lock", Limits.LOCK_DEFAULT, Limits.LOCKS);
+        String on = Params.choice(ctx.queryParams("on"), "on", Limits.ON_DEFAULT, Limits.ON);
+        Object lock = "reentrant".equals(kind) ? new ReentrantLock() : new Object();
+        ctx.attribute(LOCK_ATTRIBUTE, lock);
+        if ("platform".equals(on)) {
+            offload.call(() -> {
+                lockedWait(kind, lock, ms);
+                return null;
+            });
+        } else {
+            lockedWait(kind, lock, ms);
+        }
+        ctx.result(Protocol.HELLO);
+    }
+
+    private static void lockedWait(String kind, Object lock, int ms) throws InterruptedException {
         switch (kind) {
             case "synchronized" -> {
-                Object lock = new Object();
-                ctx.attribute(LOCK_ATTRIBUTE, lock);
                 synchronized (lock) {
                     Thread.sleep(ms);
                 }
             }
             case "reentrant" -> {
-                ReentrantLock lock = new ReentrantLock();
-                ctx.attribute(LOCK_ATTRIBUTE, lock);
-                lock.lock();
+                ReentrantLock reentrant = (ReentrantLock) lock;
+                reentrant.lock();
                 try {
                     Thread.sleep(ms);
                 } finally {
-                    lock.unlock();
+                    reentrant.unlock();
                 }
             }
             default -> {
-                Object lock = new Object();
-                ctx.attribute(LOCK_ATTRIBUTE, lock);
                 long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ms);
                 synchronized (lock) {
                     for (long left = end - System.nanoTime(); left > 0; left = end - System.nanoTime()) TimeUnit.NANOSECONDS.timedWait(lock, left);
                 }
             }
         }
-        ctx.result(Protocol.HELLO);
     }
 
     /**
@@ -216,6 +231,7 @@ public final class Endpoints {
         body.putAll(Pools.figures(pool));
         body.putAll(SchedulerFigures.read());
         body.putAll(asyncWriters.figures());
+        body.putAll(offload.figures());
         if (db != null) body.putAll(db.figures().fields());
         ctx.json(body);
     }

@@ -15,6 +15,9 @@ public final class Limits {
     /** /wait-locked's lock: a monitor held while sleeping, a ReentrantLock held while sleeping, or Object.wait on a monitor. */
     public static final java.util.List<String> LOCKS = java.util.List.of("synchronized", "reentrant", "wait");
     public static final String LOCK_DEFAULT = "synchronized";
+    /** /wait-locked's thread: the request's own, or one of the server's platform threads ({@link PlatformOffload}) while the request's waits. */
+    public static final java.util.List<String> ON = java.util.List.of("request", "platform");
+    public static final String ON_DEFAULT = "request";
     public static final int DELAY_DEFAULT = 100;
     public static final int DELAY_MAX = 60_000;
 

@@ -6,6 +6,7 @@ import loomylin.jetty.JettySetup
 import loomylin.jetty.PoolName
 import loomylin.jetty.ServerOptions
 import loomylin.web.ErrorAnswers
+import loomylin.web.PlatformOffload
 import loomylin.web.Routes
 
 /** One Javalin server on the pool the options name, with every route and the handler behind it. */
@@ -16,11 +17,13 @@ object AppServer {
         val pool = Pools.create(options.pool, name)
         val hops = HopClient(options)
         val db = options.db?.let { DbPool(it, "db-$name") }
-        val endpoints = Endpoints(options, pool, hops, db)
+        val offload = PlatformOffload(name)
+        val endpoints = Endpoints(options, pool, hops, db, offload)
         val app = Javalin.create { config ->
             config.jetty.threadPool = pool
             JettySetup.apply(config, options)
             if (db != null) config.jetty.modifyServer { server -> server.addBean(db) }
+            config.jetty.modifyServer { server -> server.addBean(offload) }
             ErrorAnswers.apply(config, Routes.listing())
             config.events.serverStopped(hops::close)
             config.events.serverStartFailed(hops::close)

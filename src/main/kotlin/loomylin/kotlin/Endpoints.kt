@@ -18,6 +18,7 @@ import loomylin.web.FileBody
 import loomylin.web.Limits
 import loomylin.web.MixedWork
 import loomylin.web.Params
+import loomylin.web.PlatformOffload
 import loomylin.web.Protocol
 import loomylin.web.SchedulerFigures
 import loomylin.web.ServerFigures
@@ -26,7 +27,14 @@ import org.eclipse.jetty.util.VirtualThreads
 import org.eclipse.jetty.util.thread.ThreadPool
 
 /** The handlers behind every route, one method each. */
-class Endpoints(private val options: ServerOptions, private val pool: ThreadPool, private val hops: HopClient, private val db: DbPool?) {
+class Endpoints(
+    private val options: ServerOptions,
+    private val pool: ThreadPool,
+    private val hops: HopClient,
+    private val db: DbPool?,
+    /** Where /wait-locked?on=platform makes its wait. */
+    private val offload: PlatformOffload,
+) {
     /** Where /wait-async answers run: the server's request threads (virtual ones where the pool has them). */
     private val answers: Executor = VirtualThreads.getVirtualThreadsExecutor(pool) ?: pool
     private val asyncWriters = AsyncWriters()
@@ -51,23 +59,24 @@ class Endpoints(private val options: ServerOptions, private val pool: ThreadPool
      * [ReentrantLock], or in `Object.wait` (which gives the monitor back while it waits). The lock is new per
      * request, so no request ever waits for another; only a virtual thread's carrier pinned by the monitor
      * (JDK 21 and older) can slow it. The lock is kept as a request attribute so that the JIT cannot elide it.
+     * `on=platform` makes the same locked wait on one of the server's platform threads ([PlatformOffload])
+     * while the request's thread waits for it: a JDK 21 remedy for calls that pin.
      */
     fun waitLocked(ctx: Context) {
         val ms = Params.integer(ctx.queryParams("ms"), "ms", Limits.MS_DEFAULT, 0, Limits.MS_MAX)
-        when (Params.choice(ctx.queryParams("lock"), "lock", Limits.LOCK_DEFAULT, Limits.LOCKS)) {
-            "synchronized" -> {
-                val lock = Any()
-                ctx.attribute(LOCK_ATTRIBUTE, lock)
-                synchronized(lock) { Thread.sleep(ms.toLong()) }
-            }
-            "reentrant" -> {
-                val lock = ReentrantLock()
-                ctx.attribute(LOCK_ATTRIBUTE, lock)
-                lock.withLock { Thread.sleep(ms.toLong()) }
-            }
+        val kind = Params.choice(ctx.queryParams("lock"), "lock", Limits.LOCK_DEFAULT, Limits.LOCKS)
+        val on = Params.choice(ctx.queryParams("on"), "on", Limits.ON_DEFAULT, Limits.ON)
+        val lock: Any = if (kind == "reentrant") ReentrantLock() else Any()
+        ctx.attribute(LOCK_ATTRIBUTE, lock)
+        if (on == "platform") offload.call { lockedWait(kind, lock, ms) } else lockedWait(kind, lock, ms)
+        ctx.result(Protocol.HELLO)
+    }
+
+    private fun lockedWait(kind: String, lock: Any, ms: Int) {
+        when (kind) {
+            "synchronized" -> synchronized(lock) { Thread.sleep(ms.toLong()) }
+            "reentrant" -> (lock as ReentrantLock).withLock { Thread.sleep(ms.toLong()) }
             else -> {
-                val lock = Any()
-                ctx.attribute(LOCK_ATTRIBUTE, lock)
                 val end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ms.toLong())
                 synchronized(lock) {
                     var left = end - System.nanoTime()
@@ -78,7 +87,6 @@ class Endpoints(private val options: ServerOptions, private val pool: ThreadPool
                 }
             }
         }
-        ctx.result(Protocol.HELLO)
     }
 
     /**
@@ -193,6 +201,7 @@ class Endpoints(private val options: ServerOptions, private val pool: ThreadPool
             putAll(Pools.figures(pool))
             putAll(SchedulerFigures.read())
             putAll(asyncWriters.figures())
+            putAll(offload.figures())
             db?.let { putAll(it.figures().fields()) }
         }
         ctx.json(body)

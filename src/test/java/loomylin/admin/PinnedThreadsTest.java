@@ -84,6 +84,50 @@ class PinnedThreadsTest {
     }
 
     /**
+     * The JDK 21 remedy of handing a pinning call to a platform thread: {@code /wait-locked?on=platform} sleeps inside
+     * {@code synchronized} on one of the server's {@link loomylin.web.PlatformOffload} threads while the request's
+     * virtual thread waits for it, parked, its carrier free, on every JDK and in both twins. The platform threads
+     * end with the server.
+     */
+    @Test
+    void synchronizedWaitsHandedToPlatformThreadsPinNothing() throws Exception {
+        for (Twin twin : Twin.values()) {
+            Javalin loom = twin.start(Twin.options("loom"));
+            PinnedThreads pins = PinnedThreads.start();
+            try {
+                String url = "http://127.0.0.1:" + loom.port() + "/wait-locked?ms=20&lock=synchronized&on=platform";
+                assertEquals(200, Http.get(url).statusCode(), "classes loaded and initialised (an initialiser pins on any JDK)");
+                long before = offloadPins(pins);
+                for (HttpResponse<String> r : Http.concurrently(REQUESTS, url)) assertEquals(200, r.statusCode(), twin + ": " + r.body());
+                Map<?, ?> pool = (Map<?, ?>) Json.parse(Http.get("http://127.0.0.1:" + loom.port() + "/pool").body());
+                assertTrue(((Number) pool.get("offloadThreads")).intValue() >= 1, twin + ": the waits ran on the platform threads: " + pool);
+                Thread.ofVirtual().start(() -> assertTrue((twin == Twin.JAVA ? SlowInitOffloadJava.AT : SlowInitOffloadKotlin.AT) > 0)).join();
+                await().atMost(Duration.ofSeconds(20)).alias(twin + ": the class initialiser's pin, so that events are being recorded")
+                        .until(() -> where(pins), w -> w.stream().anyMatch(x -> x.contains("SlowInitOffload")));
+                long pinned = offloadPins(pins) - before;
+                assertEquals(0, pinned, twin + ": " + pinned + " of " + REQUESTS + " offloaded requests pinned: " + where(pins));
+            } finally {
+                pins.close();
+                Stops.stop(loom);
+            }
+            await().atMost(Duration.ofSeconds(10)).alias(twin + ": the platform threads end with the server")
+                    .until(() -> Thread.getAllStackTraces().keySet().stream().noneMatch(t -> t.getName().contains("-offload-")));
+        }
+    }
+
+    static final class SlowInitOffloadJava {
+        static final long AT = sleepThenNow();
+    }
+
+    static final class SlowInitOffloadKotlin {
+        static final long AT = sleepThenNow();
+    }
+
+    private static long offloadPins(PinnedThreads pins) {
+        return where(pins).stream().filter(w -> w.contains("waitLocked") || w.contains("lockedWait")).mapToLong(PinnedThreadsTest::count).sum();
+    }
+
+    /**
      * HikariCP 7.1.0 and pgjdbc 42.7.14 guard what a virtual thread waits in with {@code ReentrantLock}s and
      * parking, not monitors: a loom server's requests waiting on PostgreSQL, more of them than connections so that
      * some also wait in the pool, do not pin their carriers, on JDK 21 either (where a monitor held across the
