@@ -84,12 +84,30 @@ final class FrontPageBullets implements Renderer {
         return value.orElseThrow(() -> new Missing("no " + what));
     }
 
+    /** Fewest runs that decide, from at least {@link #MIN_INVOCATIONS} invocations, behind a figure a bullet quotes. */
+    static final int MIN_RUNS = 3;
+    static final int MIN_INVOCATIONS = 2;
+
     static List<Run> closed(Page page, String dir, String pool, String endpoint, int c) {
         List<Run> runs = Cells.closed(page.files().runs(dir + "/results.csv"), pool, endpoint, c);
         if (runs.isEmpty()) throw new Missing("no " + pool + " " + endpoint + " c=" + c + " in " + dir + "/results.csv");
-        String marks = marks(runs);
-        if (!marks.isEmpty()) throw new Missing("`" + pool + "` " + endpoint + " at " + c + " clients in " + dir + "/results.csv: " + marks + " marked");
-        return runs;
+        return deciding(runs, "`" + pool + "` " + endpoint + " at " + c + " clients in " + dir + "/results.csv");
+    }
+
+    /**
+     * The runs of one cell that decide (not too short, settled, not client-limited): the marked ones are left out, as
+     * from every verdict, and the cell is quoted only when at least {@link #MIN_RUNS} decide, from at least
+     * {@link #MIN_INVOCATIONS} invocations (or, in a file of one invocation, every run decides).
+     */
+    static List<Run> deciding(List<Run> runs, String cell) {
+        List<Run> deciding = runs.stream().filter(r -> !r.tooShort() && !r.unsettled() && !r.clientLimited()).toList();
+        long invocations = deciding.stream().map(Run::invocation).distinct().count();
+        long inFile = runs.stream().map(Run::invocation).distinct().count();
+        boolean enough = deciding.size() == runs.size() && inFile < MIN_INVOCATIONS
+                || deciding.size() >= MIN_RUNS && invocations >= MIN_INVOCATIONS;
+        if (!enough) throw new Missing(cell + ": " + marks(runs) + " marked; " + deciding.size() + " decide, from " + invocations + " invocation"
+                + (invocations == 1 ? "" : "s"));
+        return deciding;
     }
 
     static Stats rpsRatio(Page page, String dir, String a, String b, String endpoint, int c) {
@@ -179,22 +197,26 @@ final class FrontPageBullets implements Renderer {
 
     String connectionScale(Page page) {
         String ep = "wait-blocking?ms=1000";
-        String[] parts = new String[2];
-        int[] levels = {5000, 10000};
-        for (int i = 0; i < levels.length; i++) {
-            int c = levels[i];
-            List<Run> qtp = closed(page, SCALE, "qtp:" + (c + 500), ep, c);
-            List<Run> loom = closed(page, SCALE, "loom", ep, c);
-            parts[i] = Fmt.ratioRange(need(Cells.ratio(qtp, loom, "rps"), "ratio")) + " at "
-                    + Fmt.ratioRange(need(Cells.ratio(qtp, loom, "cpu_ms_per_req"), "CPU ratio"));
-        }
+        String at5k = part(() -> {
+            List<Run> qtp = closed(page, SCALE, "qtp:5500", ep, 5000);
+            List<Run> loom = closed(page, SCALE, "loom", ep, 5000);
+            return "made " + Fmt.ratioRange(need(Cells.ratio(qtp, loom, "rps"), "ratio")) + " `loom`'s requests at "
+                    + Fmt.ratioRange(need(Cells.ratio(qtp, loom, "cpu_ms_per_req"), "CPU ratio")) + " its CPU per request";
+        });
+        String at10k = part(() -> {
+            List<Run> qtp = closed(page, SCALE, "qtp:10500", ep, 10000);
+            List<Run> loom = closed(page, SCALE, "loom", ep, 10000);
+            return Fmt.ratioRange(need(Cells.ratio(qtp, loom, "rps"), "ratio")) + " at " + Fmt.ratioRange(need(Cells.ratio(qtp, loom, "cpu_ms_per_req"), "CPU ratio"));
+        });
         List<Run> collapsed = Cells.closed(page.files().runs(SCALE + "/results.csv"), "qtp:18500", ep, 18000);
-        List<Run> loom = closed(page, SCALE, "loom", ep, 18000);
-        String at18k = collapsed.isEmpty() ? "" : "; with 18,000 it answered " + Fmt.rateRange(need(Cells.column(collapsed, "rps"), "rps"))
-                + " req/s against `loom`'s " + Fmt.rateRange(need(Cells.column(loom, "rps"), "rps"))
-                + (collapsed.stream().anyMatch(Run::tooShort) ? ", too few answers per client for the bench to take a ratio" : "");
-        return "with 5,000 and 10,000 clients each waiting 1 s, a pool of a platform thread per client made " + parts[0] + " and " + parts[1]
-                + " `loom`'s requests and CPU per request" + at18k + " (" + link(page, SCALE + "/results.csv") + ").";
+        String at18k = collapsed.isEmpty() ? "" : "; with 18,000, " + part(() -> {
+            String loom = Fmt.rateRange(need(Cells.column(closed(page, SCALE, "loom", ep, 18000), "rps"), "rps"));
+            String marks = marks(collapsed);
+            if (marks.isEmpty()) return "it answered " + Fmt.rateRange(need(Cells.column(collapsed, "rps"), "rps")) + " req/s against `loom`'s " + loom;
+            return "`loom` answered " + loom + " req/s, and no run of the platform pool decided (" + marks + ")";
+        });
+        return "with 5,000 clients each waiting 1 s, a pool of a platform thread per client " + at5k + "; with 10,000, " + at10k + at18k
+                + " (" + link(page, SCALE + "/results.csv") + ").";
     }
 
     String hops(Page page) {
