@@ -147,14 +147,14 @@ public record Preset(String name, String summary, List<Block> blocks, RequestRul
      * opens. The question is the steady state of a thread per connection; what the first contact costs shows in
      * warmup_rps.
      */
-    public static final Preset SCALE = new Preset("scale", "servers at connection scale: 12 configurations x 2 repeats at c=5000-18000 with 1 s waits (wrk)",
+    public static final Preset SCALE = new Preset("scale", "servers at connection scale: 12 configurations x 2 repeats x 2 invocations at c=5000-18000 with 1 s waits (wrk)",
             List.of(
                     new Block(List.of("loom", "qtp-vt:8"), List.of("wait-blocking?ms=1000"), List.of(5_000, 10_000, 18_000), List.of(), Client.WRK),
                     new Block(List.of("qtp:5500"), List.of("wait-blocking?ms=1000"), List.of(5_000), List.of(), Client.WRK),
                     new Block(List.of("qtp:10500"), List.of("wait-blocking?ms=1000"), List.of(10_000), List.of(), Client.WRK),
                     new Block(List.of("qtp:18500"), List.of("wait-blocking?ms=1000"), List.of(18_000), List.of(), Client.WRK),
                     new Block(List.of("qtp:32"), List.of("wait-async?ms=1000"), List.of(5_000, 10_000, 18_000), List.of(), Client.WRK)),
-            new RequestRule(2, 1000, 200_000), "8s", 100, "1g", Windows.DECIDING_CLOSED_S, Windows.DECIDING_OPEN_S, 2, 1);
+            new RequestRule(2, 1000, 200_000), "8s", 100, "1g", Windows.DECIDING_CLOSED_S, Windows.DECIDING_OPEN_S, 2, 2);
 
     /**
      * P4 for one blocking client: loom /hops-blocking against /hops-async at c=50 and c=1000, twice (each
