@@ -27,19 +27,11 @@ class DbFiguresTest {
     void theAdminPortShowsThePoolFillingUp() throws Exception {
         Javalin db = Twin.JAVA.start(Twin.options("loom").withDb(TestDatabase.options(2, 10_000)));
         Javalin none = Twin.JAVA.start(Twin.options("loom"));
-        AdminServer admin = AdminServer.start(AdminOptions.DEFAULTS.withHost("127.0.0.1").withPort(0)
-                .withServer(new Watched(db.port(), "loom", db.jettyServer().server()))
-                .withServer(new Watched(none.port(), "loom", none.jettyServer().server())));
+        AdminServer admin = admin(db, none);
         String port = String.valueOf(db.port());
         String metrics = "http://127.0.0.1:" + admin.port() + "/metrics";
         try {
-            Thread load = Thread.ofVirtual().start(() -> {
-                try {
-                    Http.concurrently(5, "http://127.0.0.1:" + db.port() + "/db-blocking?ms=2500");
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            });
+            Thread load = inBackground(5, "http://127.0.0.1:" + db.port() + "/db-blocking?ms=2500");
             await().atMost(Duration.ofSeconds(10)).until(() -> {
                 PrometheusText m = PrometheusText.parse(Http.get(metrics).body());
                 return m.series("loomylin_db_connections", "port", port, "pool", "loom", "client", "jdbc", "state", "active") == 2
@@ -71,18 +63,11 @@ class DbFiguresTest {
     @Test
     void theAdminPortShowsTheNonBlockingPoolFillingUpAndTimingOut() throws Exception {
         Javalin db = Twin.KOTLIN.start(Twin.options("loom").withDb(TestDatabase.options(2, 4_000)));
-        AdminServer admin = AdminServer.start(AdminOptions.DEFAULTS.withHost("127.0.0.1").withPort(0)
-                .withServer(new Watched(db.port(), "loom", db.jettyServer().server())));
+        AdminServer admin = admin(db);
         String port = String.valueOf(db.port());
         String metrics = "http://127.0.0.1:" + admin.port() + "/metrics";
         try {
-            Thread load = Thread.ofVirtual().start(() -> {
-                try {
-                    Http.concurrently(5, "http://127.0.0.1:" + db.port() + "/db-async?ms=2500");
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            });
+            Thread load = inBackground(5, "http://127.0.0.1:" + db.port() + "/db-async?ms=2500");
             await().atMost(Duration.ofSeconds(10)).until(() -> {
                 PrometheusText m = PrometheusText.parse(Http.get(metrics).body());
                 return m.series("loomylin_db_connections", "port", port, "pool", "loom", "client", "vertx", "state", "active") == 2
@@ -106,5 +91,23 @@ class DbFiguresTest {
             admin.close();
             Stops.stopAll(List.of(db));
         }
+    }
+
+    /** An admin port watching {@code servers}, each a loom server. */
+    private static AdminServer admin(Javalin... servers) {
+        AdminOptions options = AdminOptions.DEFAULTS.withHost("127.0.0.1").withPort(0);
+        for (Javalin s : servers) options = options.withServer(new Watched(s.port(), "loom", s.jettyServer().server()));
+        return AdminServer.start(options);
+    }
+
+    /** {@code requests} concurrent GETs of {@code url} on a thread of their own; join it for them to end. */
+    private static Thread inBackground(int requests, String url) {
+        return Thread.ofVirtual().start(() -> {
+            try {
+                Http.concurrently(requests, url);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
     }
 }
