@@ -198,15 +198,12 @@ final class FrontPageBullets implements Renderer {
     String connectionScale(Page page) {
         String ep = "wait-blocking?ms=1000";
         String at5k = part(() -> {
-            List<Run> qtp = closed(page, SCALE, "qtp:5500", ep, 5000);
-            List<Run> loom = closed(page, SCALE, "loom", ep, 5000);
-            return "made " + Fmt.ratioRange(need(Cells.ratio(qtp, loom, "rps"), "ratio")) + " `loom`'s requests at "
-                    + Fmt.ratioRange(need(Cells.ratio(qtp, loom, "cpu_ms_per_req"), "CPU ratio")) + " its CPU per request";
+            String[] r = againstLoom(page, ep, 5000);
+            return "made " + r[0] + " `loom`'s requests at " + r[1] + " its CPU per request";
         });
         String at10k = part(() -> {
-            List<Run> qtp = closed(page, SCALE, "qtp:10500", ep, 10000);
-            List<Run> loom = closed(page, SCALE, "loom", ep, 10000);
-            return Fmt.ratioRange(need(Cells.ratio(qtp, loom, "rps"), "ratio")) + " at " + Fmt.ratioRange(need(Cells.ratio(qtp, loom, "cpu_ms_per_req"), "CPU ratio"));
+            String[] r = againstLoom(page, ep, 10000);
+            return r[0] + " at " + r[1];
         });
         List<Run> collapsed = Cells.closed(page.files().runs(SCALE + "/results.csv"), "qtp:18500", ep, 18000);
         String at18k = collapsed.isEmpty() ? "" : "; with 18,000, " + part(() -> {
@@ -217,6 +214,14 @@ final class FrontPageBullets implements Renderer {
         });
         return "with 5,000 clients each waiting 1 s, a pool of a platform thread per client " + at5k + "; with 10,000, " + at10k + at18k
                 + " (" + link(page, SCALE + "/results.csv") + ").";
+    }
+
+    /** The thread-per-client pool ({@code qtp:c+500}) against {@code loom} at {@code c} clients in scale: its rate's ratio and its CPU per request's. */
+    private static String[] againstLoom(Page page, String endpoint, int c) {
+        List<Run> qtp = closed(page, SCALE, "qtp:" + (c + 500), endpoint, c);
+        List<Run> loom = closed(page, SCALE, "loom", endpoint, c);
+        return new String[] {Fmt.ratioRange(need(Cells.ratio(qtp, loom, "rps"), "ratio")),
+                Fmt.ratioRange(need(Cells.ratio(qtp, loom, "cpu_ms_per_req"), "CPU ratio"))};
     }
 
     String hops(Page page) {
