@@ -34,6 +34,8 @@ public final class BenchFlags {
             new Flags.Flag("pools", "KIND,KIND,...", null, "pools to compare (default: the preset's); KIND is " + loomylin.jetty.PoolKind.HELP),
             new Flags.Flag("loads", "LOOP,LOOP,...", null, "admission only: which loads to offer, of open (1.2x and 2x the sized rate), closed (re-sending every 503 at once) and retry-after (waiting as each 503 asks); default all three"),
             new Flags.Flag("db-pools", "N,N,...", null, "db only: the servers' database pool sizes (default " + loomylin.bench.bound.DbBench.DB_POOLS + ")"),
+            new Flags.Flag("db-client", "jdbc|vertx", null, "db only: read through JDBC on the request's thread (/db-blocking, the default) or Vert.x's non-blocking client (/db-async)"),
+            new Flags.Flag("max-in-flight", "N", null, "db only: every server admits N requests at once, the rest wait for a slot as long as for a connection, then 503 (default: no limit)"),
             new Flags.Flag("endpoints", "ROUTE[?QUERY],...", null, "endpoints to load, query kept, e.g. wait-blocking?ms=1000 (default: the preset's)"),
             new Flags.Flag("concurrency", "N,N,...", null, "concurrent clients, or open-loop connections, per run (default: the preset's)"),
             new Flags.Flag("rate", "R,R,...", null, "offer each configuration open-loop at these requests per second (oha, latency from the intended send time)"),
@@ -222,7 +224,8 @@ public final class BenchFlags {
                 + loomylin.bench.bound.DbBench.QUERY_MS + " on a PostgreSQL of the bench's own, each pool (" + String.join(", ", loomylin.bench.bound.DbBench.POOLS)
                 + ") with --db-pools " + loomylin.bench.bound.DbBench.DB_POOLS + " connections, open loop at " + loomylin.bench.bound.DbBench.OPEN_SHARE
                 + " of Little's bound and closed loop at " + loomylin.bench.bound.DbBench.CLOSED_CLIENTS + " clients, --repeat ("
-                + loomylin.bench.bound.DbBench.REPEAT + ") interleaved; rows add up over invocations in one --out; writes db.csv, db.md, provenance.json"));
+                + loomylin.bench.bound.DbBench.REPEAT + ") interleaved; --db-client vertx reads /db-async instead, --max-in-flight N puts admission beside the pool's"
+                + " timeout; rows add up over invocations in one --out; writes db.csv, db.md, provenance.json"));
         out.append(String.format("  %-7s %s%n", JdkBench.NAME, "the same servers on the bench's JDK and --java's (a JDK 21: scripts/jdk21.sh): "
                 + String.join(", ", JdkBench.ENDPOINTS) + " on " + String.join(", ", JdkBench.POOLS) + " at c=" + JdkBench.CONCURRENCY + ", --repeat ("
                 + JdkBench.REPEAT + "), --jfr; a plan per JDK in DIR/jdkNN-VERSION, jdk.md side by side"));

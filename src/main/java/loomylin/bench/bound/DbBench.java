@@ -47,7 +47,10 @@ import loomylin.proc.ProcStat;
  * {@code bench --preset db}: the connection pool as the bound. Every server reads {@code /db-blocking?ms=}
  * {@value #QUERY_MS} (one indexed row, {@value #QUERY_MS} ms of {@code pg_sleep} on the database) from one
  * PostgreSQL of the bench's own ({@link LocalPostgres}), through a HikariCP pool of {@code --db-pools} connections
- * that waits {@value #DB_TIMEOUT_MS} ms for one. Little's law bounds every server at connections / query time,
+ * that waits {@value #DB_TIMEOUT_MS} ms for one; or, with {@code --db-client vertx}, {@code /db-async} through
+ * Vert.x's pool of as many connections ({@link DbClient}). With {@code --max-in-flight N} every server admits N
+ * requests at once and lets the rest wait as long as the pool's timeout for a slot: admission at the door beside
+ * the pool's timeout ({@link Setup}). Little's law bounds every server at connections / query time,
  * whatever its thread model; each pool shape gets two loads per database pool on a fresh server JVM: open loop at
  * {@link #OPEN_SHARE} of that bound (what the thread model costs below it: server and PostgreSQL CPU per answer,
  * OS threads, latency) and closed loop with {@value #CLOSED_CLIENTS} clients (past it: goodput against the bound,
@@ -63,7 +66,7 @@ import loomylin.proc.ProcStat;
 public final class DbBench {
     public static final String NAME = "db";
     public static final Set<String> FLAGS = Set.of("preset", "pools", "db-pools", "duration", "repeat", "heap", "out", "timeout", "twin", "wrk", "oha",
-            "rerender", "java", "help");
+            "rerender", "java", "db-client", "max-in-flight", "help");
     public static final List<String> POOLS = List.of("qtp:200", "loom");
     public static final List<Integer> DB_POOLS = List.of(10, 50);
     public static final int QUERY_MS = 100;
@@ -89,12 +92,13 @@ public final class DbBench {
      * One run. {@code bound}: Little's law on the database pool, connections x 1000 / {@link #QUERY_MS}, req/s;
      * {@code goodput}: 2xx answers per second of the window; {@code refused}: answers other than 2xx (the pool's
      * 503s); {@code serverCpuMs}, {@code pgCpuMs}: CPU milliseconds per 2xx answer; the peaks are the largest
-     * seen in the window's samples; {@code clientLimited}: the client, or the machine, was the limit
+     * seen in the window's samples ({@code peakAdmissionQueued}: -1 without {@code --max-in-flight}); {@code clientLimited}: the client, or the machine, was the limit
      * ({@link ClientLimit}), or an open loop sent less than 95 % of its rate.
      */
     record Row(int invocation, int repeat, String pool, int dbPool, String load, int bound, int offered, long sent, long ok, long refused,
                long errors, double goodput, double okP50Ms, double okP99Ms, double serverCpuMs, double pgCpuMs, double clientPct, int peakJettyQueue,
-               int peakDbPending, int peakInFlight, int peakPgActive, int peakOsThreads, long dbTimeouts, boolean clientLimited, String failure) {
+               int peakDbPending, int peakInFlight, int peakPgActive, int peakOsThreads, int peakAdmissionQueued, long dbTimeouts, boolean clientLimited,
+               String failure) {
     }
 
     private DbBench() {
@@ -104,8 +108,36 @@ public final class DbBench {
         return dbPool * 1000 / QUERY_MS;
     }
 
+    /**
+     * What every server of one {@code --out} runs with besides its pools: the client behind the read, and
+     * {@code --max-in-flight} (0 = none, else waiting {@value #DB_TIMEOUT_MS} ms for a slot, as long as for a
+     * connection). The report says both, and {@code --rerender} reads them back from it.
+     */
+    record Setup(DbClient client, int maxInFlight) {
+        static final Setup DEFAULT = new Setup(DbClient.JDBC, 0);
+        private static final java.util.regex.Pattern LIMIT = java.util.regex.Pattern.compile("behind `--max-in-flight (\\d+) ");
+
+        /** The server flags it adds. */
+        List<String> serverFlags() {
+            return maxInFlight == 0 ? List.of()
+                    : List.of("--max-in-flight", Integer.toString(maxInFlight), "--max-in-flight-wait-ms", Integer.toString(DB_TIMEOUT_MS));
+        }
+
+        /** The report's sentence on admission, "" without it. */
+        String admission() {
+            return maxInFlight == 0 ? "" : String.format(Locale.ROOT, " Every server runs behind `--max-in-flight %d --max-in-flight-wait-ms %d`:"
+                    + " %d requests at once, the rest wait for a slot as long as for a connection, then `503`.", maxInFlight, DB_TIMEOUT_MS, maxInFlight);
+        }
+
+        /** The setup a report written by {@link DbReport} was measured with. */
+        static Setup ofReport(String md) {
+            java.util.regex.Matcher m = LIMIT.matcher(md);
+            return new Setup(DbClient.ofReport(md), m.find() ? Integer.parseInt(m.group(1)) : 0);
+        }
+    }
+
     /** The flags {@code --preset db} reads, read once. */
-    record Options(RunFlags run, List<String> pools, List<Integer> dbPools) {
+    record Options(RunFlags run, List<String> pools, List<Integer> dbPools, Setup setup) {
         static Options of(Flags flags) {
             List<String> pools = PresetOptions.poolLabels(flags, POOLS);
             List<Integer> dbPools = flags.commaList("db-pools", DB_POOLS.stream().map(String::valueOf).toList()).stream()
@@ -114,7 +146,9 @@ public final class DbBench {
                         if (i < 1 || i > 200) throw new IllegalArgumentException("--db-pools: each from 1 to 200, got " + v);
                         return i;
                     }, n)).toList();
-            return new Options(RunFlags.read(flags, NAME, WINDOW, REPEAT, CLOSED_CLIENTS), pools, dbPools);
+            DbClient client = UsageError.parsing(DbClient::parse, flags.get("db-client") == null ? "jdbc" : flags.get("db-client"));
+            int maxInFlight = flags.integer("max-in-flight", 0, 0, 100_000);
+            return new Options(RunFlags.read(flags, NAME, WINDOW, REPEAT, CLOSED_CLIENTS), pools, dbPools, new Setup(client, maxInFlight));
         }
     }
 
@@ -127,6 +161,7 @@ public final class DbBench {
     static Path run(Options o, String commandLine, PrintStream out) {
         List<String> pools = o.pools();
         List<Integer> dbPools = o.dbPools();
+        Setup setup = o.setup();
         RunFlags run = o.run();
         Duration window = run.window();
         int repeat = run.repeat();
@@ -146,8 +181,9 @@ public final class DbBench {
             Path serversLog = dir.resolve("servers.log");
             if (!Files.exists(serversLog)) Files.writeString(serversLog, "");
             int runs = repeat * pools.size() * dbPools.size() * VARIANTS.size();
-            out.printf(Locale.ROOT, "bench: preset %s, invocation %d, %d runs of %d s, about %d minutes; /db-blocking?ms=%d through %s connections%n", NAME,
-                    invocation, runs, window.toSeconds(), (runs * (window.toSeconds() + WARMUP.toSeconds() + Bound.OVERHEAD_S) + 59) / 60, QUERY_MS, dbPools);
+            out.printf(Locale.ROOT, "bench: preset %s, invocation %d, %d runs of %d s, about %d minutes; %s?ms=%d through %s connections%s%n", NAME,
+                    invocation, runs, window.toSeconds(), (runs * (window.toSeconds() + WARMUP.toSeconds() + Bound.OVERHEAD_S) + 59) / 60, setup.client().route,
+                    QUERY_MS, dbPools, setup.maxInFlight() == 0 ? "" : ", --max-in-flight " + setup.maxInFlight());
             String postgresVersion;
             try (LocalPostgres pg = LocalPostgres.start(null, 2 * maxPool + 20)) {
                 postgresVersion = pg.version();
@@ -159,7 +195,7 @@ public final class DbBench {
                             for (Variant v : VARIANTS) {
                                 n++;
                                 String started = RunResult.When.now();
-                                Row row = one(invocation, r, pool, dbPool, v, pg, admin, twin, heap, wrk, oha, window, timeoutS, cores, serversLog);
+                                Row row = one(invocation, r, pool, dbPool, v, setup, pg, admin, twin, heap, wrk, oha, window, timeoutS, cores, serversLog);
                                 rows.add(row);
                                 Files.writeString(csv, DbReport.csvLine(row, started, RunResult.When.now(), RunResult.When.load1Now())
                                         + "\n", StandardOpenOption.APPEND);
@@ -178,7 +214,7 @@ public final class DbBench {
             Provenance provenance = Provenance.collect(commandLine, dir, Map.of("wrk", ClientBinary.version(Client.WRK, wrk), "oha",
                     ClientBinary.version(Client.OHA, oha), "postgresql", postgresVersion), Map.of());
             provenance.write(dir, invocation);
-            DbReport.write(dir, provenance, invocation, rows, window);
+            DbReport.write(dir, provenance, invocation, rows, window, setup);
             out.printf("bench: done; %s%n", dir.resolve("db.md"));
             return dir;
         } catch (IOException e) {
@@ -186,7 +222,7 @@ public final class DbBench {
         }
     }
 
-    private static Row one(int invocation, int repeat, String pool, int dbPool, Variant v, LocalPostgres pg, DbOptions admin, String twin, String heap,
+    private static Row one(int invocation, int repeat, String pool, int dbPool, Variant v, Setup setup, LocalPostgres pg, DbOptions admin, String twin, String heap,
                            Path wrk, Path oha, Duration window, int timeoutS, int cores, Path serversLog) throws IOException {
         Files.writeString(serversLog, "=== invocation " + invocation + " repeat " + repeat + " " + pool + " db-pool " + dbPool + " " + v.name() + "\n",
                 StandardOpenOption.APPEND);
@@ -199,8 +235,9 @@ public final class DbBench {
         }
         int adminPort = FreePort.pick();
         String url = admin.jdbcUrl() + "?user=" + admin.user() + "&password=" + admin.password();
-        List<String> more = List.of("--admin-port", Integer.toString(adminPort), "--db-url", url, "--db-pool", Integer.toString(dbPool),
-                "--db-timeout-ms", Integer.toString(DB_TIMEOUT_MS));
+        List<String> more = new ArrayList<>(List.of("--admin-port", Integer.toString(adminPort), "--db-url", url, "--db-pool", Integer.toString(dbPool),
+                "--db-timeout-ms", Integer.toString(DB_TIMEOUT_MS)));
+        more.addAll(setup.serverFlags());
         URI unused = URI.create("http://" + ServerProcess.HOST + ":1");
         ServerProcess server = ServerProcess.server(List.of(), pool, twin, heap, FreePort.pick(), unused, HopClientKind.JDK, serversLog, more);
         try {
@@ -208,12 +245,12 @@ public final class DbBench {
             URI metrics = URI.create("http://" + ServerProcess.HOST + ":" + adminPort + "/metrics");
             try (ProcSampler proc = new ProcSampler(ProcReader.SYSTEM, server.pid(), SAMPLE_EVERY);
                  Peaks peaks = new Peaks(metrics, admin, SAMPLE_EVERY)) {
-                WrkRun.measure(wrk, server.uri("/db-blocking?ms=0"), (int) WARMUP.toSeconds(), Math.min(dbPool, 50), timeoutS, cores, proc);
+                WrkRun.measure(wrk, server.uri(setup.client().route + "?ms=0"), (int) WARMUP.toSeconds(), Math.min(dbPool, 50), timeoutS, cores, proc);
                 double server0 = cpuSeconds(server.pid()), pg0 = postgresCpuSeconds(pg.pid());
                 double timeouts0 = metric(metrics, "loomylin_db_connection_timeouts_total");
                 proc.start();
                 peaks.start();
-                URI target = server.uri("/db-blocking?ms=" + QUERY_MS);
+                URI target = server.uri(setup.client().route + "?ms=" + QUERY_MS);
                 OhaRun.Split s = v.open()
                         ? OhaRun.openSplit(oha, target, offered, window, OPEN_CONNECTIONS, timeoutS, proc)
                         : OhaRun.closedSplit(oha, target, window, CLOSED_CLIENTS, timeoutS, proc);
@@ -230,7 +267,7 @@ public final class DbBench {
                 return new Row(invocation, repeat, pool, dbPool, v.name(), bound, offered, m.sent(), m.ok(), m.answered() - m.ok(), s.errors(),
                         m.ok() / (double) window.toSeconds(), s.ok().p50Ms(), s.ok().p99Ms(), m.ok() == 0 ? Double.NaN : 1000 * serverS / m.ok(),
                         m.ok() == 0 ? Double.NaN : 1000 * pgS / m.ok(), clientPct, peaks.jettyQueue, peaks.dbPending, peaks.inFlight, peaks.pgActive,
-                        proc.peaks().threads(), dbTimeouts, clientLimited, null);
+                        proc.peaks().threads(), peaks.admissionQueued, dbTimeouts, clientLimited, null);
             }
         } catch (StartupFailure | IllegalArgumentException e) {
             String line = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
@@ -247,7 +284,8 @@ public final class DbBench {
             throw new UsageError("--rerender: no db.csv and db.md in " + dir);
         try {
             List<Row> rows = Invocations.rows(csv).stream().map(DbReport::fromCsv).toList();
-            DbReport.write(dir, DbReport.head(dir.resolve("db.md")), rows, window);
+            Setup setup = Setup.ofReport(Files.readString(dir.resolve("db.md")));
+            DbReport.write(dir, DbReport.head(dir.resolve("db.md"), setup.client()), rows, window, setup);
         } catch (IOException | RuntimeException e) {
             throw new StartupFailure("bench: --rerender: " + e.getMessage());
         }
@@ -300,13 +338,16 @@ public final class DbBench {
         }
     }
 
-    /** The window's peaks of where requests wait: Jetty's queue, the pool's pending requests, in flight, PostgreSQL's active sessions. */
+    /**
+     * The window's peaks of where requests wait: Jetty's queue, the pool's pending requests, in flight, PostgreSQL's
+     * active sessions, the admission limit's queue (-1 without {@code --max-in-flight}).
+     */
     static final class Peaks implements AutoCloseable {
         private final URI metrics;
         private final DbOptions admin;
         private final Periodic periodic;
         private Connection connection;
-        volatile int jettyQueue = -1, dbPending = -1, inFlight = -1, pgActive = -1;
+        volatile int jettyQueue = -1, dbPending = -1, inFlight = -1, pgActive = -1, admissionQueued = -1;
 
         Peaks(URI metrics, DbOptions admin, Duration every) {
             this.metrics = metrics;
@@ -328,6 +369,7 @@ public final class DbBench {
                 jettyQueue = Math.max(jettyQueue, (int) max(m, "loomylin_pool_queued_tasks"));
                 dbPending = Math.max(dbPending, (int) max(m, "loomylin_db_pending"));
                 inFlight = Math.max(inFlight, (int) max(m, "loomylin_requests_in_flight"));
+                admissionQueued = Math.max(admissionQueued, (int) max(m, "loomylin_admission_queued"));
             } catch (StartupFailure | IllegalArgumentException e) {
                 // the admin port too busy to answer in time: this sample is skipped
             }
@@ -360,6 +402,6 @@ public final class DbBench {
 
     private static Row failed(int invocation, int repeat, String pool, int dbPool, Variant v, int bound, int offered, String why) {
         return new Row(invocation, repeat, pool, dbPool, v.name(), bound, offered, 0, 0, 0, 0, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
-                -1, -1, -1, -1, -1, 0, false, why);
+                -1, -1, -1, -1, -1, -1, 0, false, why);
     }
 }

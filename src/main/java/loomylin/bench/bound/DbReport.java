@@ -28,7 +28,7 @@ import org.knowm.xchart.style.Styler;
 final class DbReport {
     static final String CSV_HEADER = "invocation,repeat,pool,db_pool,load,little_bound_rps,offered_rps,sent,ok,refused,errors,goodput_rps,ok_p50_ms,ok_p99_ms,"
             + "server_cpu_ms_per_ok,postgres_cpu_ms_per_ok,client_cpu_pct,peak_jetty_queue,peak_db_pending,peak_in_flight,peak_postgres_active,"
-            + "peak_os_threads,db_timeouts,client_limited,started,ended,load_average,failure";
+            + "peak_os_threads,peak_admission_queued,db_timeouts,client_limited,started,ended,load_average,failure";
     static final int DECIDING_RUNS = 3;
     static final int DECIDING_INVOCATIONS = 2;
 
@@ -41,7 +41,7 @@ final class DbReport {
                 Long.toString(r.errors()), RunResult.fixed(r.goodput(), 2), RunResult.fixed(r.okP50Ms(), 1), RunResult.fixed(r.okP99Ms(), 1),
                 RunResult.fixed(r.serverCpuMs(), 3), RunResult.fixed(r.pgCpuMs(), 3), RunResult.fixed(r.clientPct(), 1), Integer.toString(r.peakJettyQueue()),
                 Integer.toString(r.peakDbPending()), Integer.toString(r.peakInFlight()), Integer.toString(r.peakPgActive()), Integer.toString(r.peakOsThreads()),
-                Long.toString(r.dbTimeouts()), Boolean.toString(r.clientLimited()), started, ended, loadAverage,
+                Integer.toString(r.peakAdmissionQueued()), Long.toString(r.dbTimeouts()), Boolean.toString(r.clientLimited()), started, ended, loadAverage,
                 r.failure() == null ? "" : "\"" + r.failure().replace("\"", "'") + "\"");
     }
 
@@ -52,7 +52,7 @@ final class DbReport {
                 Long.parseLong(c.get("refused")), Long.parseLong(c.get("errors")), number(c, "goodput_rps"), number(c, "ok_p50_ms"), number(c, "ok_p99_ms"),
                 number(c, "server_cpu_ms_per_ok"), number(c, "postgres_cpu_ms_per_ok"), number(c, "client_cpu_pct"), integer(c, "peak_jetty_queue"),
                 integer(c, "peak_db_pending"), integer(c, "peak_in_flight"), integer(c, "peak_postgres_active"), integer(c, "peak_os_threads"),
-                Long.parseLong(c.get("db_timeouts")), Boolean.parseBoolean(c.get("client_limited")), failure == null || failure.isEmpty() ? null : failure);
+                integer(c, "peak_admission_queued"), Long.parseLong(c.get("db_timeouts")), Boolean.parseBoolean(c.get("client_limited")), failure == null || failure.isEmpty() ? null : failure);
     }
 
     private static int integer(Map<String, String> c, String column) {
@@ -72,37 +72,41 @@ final class DbReport {
         return "decides";
     }
 
-    static final String TITLE = "# The connection pool as the bound: /db-blocking on PostgreSQL\n\n";
     static final String CHART = "db.png";
-    /** How the text after the title and provenance begins: where {@link #head} ends. */
-    private static final String BODY_START = "`/db-blocking?ms=";
 
-    static void write(Path dir, Provenance provenance, int invocation, List<DbBench.Row> rows, Duration window) throws IOException {
-        write(dir, TITLE + provenance.markdown() + Invocations.provenanceNote(invocation), rows, window);
+    static void write(Path dir, Provenance provenance, int invocation, List<DbBench.Row> rows, Duration window, DbBench.Setup setup) throws IOException {
+        write(dir, title(setup.client()) + provenance.markdown() + Invocations.provenanceNote(invocation), rows, window, setup);
     }
 
-    /** The title and provenance of an existing db.md, for {@code --rerender}. */
-    static String head(Path md) throws IOException {
-        return loomylin.bench.output.Invocations.headBefore(md, BODY_START);
+    static String title(DbClient client) {
+        return "# The connection pool as the bound: " + client.route + " on PostgreSQL\n\n";
     }
 
-    static void write(Path dir, String head, List<DbBench.Row> rows, Duration window) throws IOException {
+    /** The title and provenance of an existing db.md of {@code client}, for {@code --rerender}. */
+    static String head(Path md, DbClient client) throws IOException {
+        return loomylin.bench.output.Invocations.headBefore(md, client.bodyStart());
+    }
+
+    static void write(Path dir, String head, List<DbBench.Row> rows, Duration window, DbBench.Setup setup) throws IOException {
         StringBuilder md = new StringBuilder(head);
-        md.append(String.format(Locale.ROOT, "`/db-blocking?ms=%d`: one row by its primary key and %d ms of `pg_sleep` on a PostgreSQL of the bench's own,"
-                        + " through a HikariCP pool per server that waits %d ms for a connection (then `503`). Little's law bounds a server at"
+        md.append(String.format(Locale.ROOT, "%s%d`: one row by its primary key and %d ms of `pg_sleep` on a PostgreSQL of the bench's own,"
+                        + " %s that waits %d ms for a connection (then `503`).%s Little's law bounds a server at"
                         + " connections x 1000 / %d req/s, whatever its threads. Each run: a fresh server JVM, the database reset (no session left), a %d s"
                         + " wrk warm-up on `ms=0`, then oha for %d s: open loop at %.1f of the bound over %d connections (latency from each request's due"
                         + " time), or closed loop with %d clients. Goodput: 2xx answers per second. CPU: milliseconds per 2xx answer, the server JVM's and"
                         + " PostgreSQL's (every backend) apart. Peaks: the largest of the window's samples every %d ms: Jetty's queue, requests waiting for"
                         + " a connection in the pool, requests in flight, PostgreSQL's active sessions, the server's OS threads.\n\n",
-                DbBench.QUERY_MS, DbBench.QUERY_MS, DbBench.DB_TIMEOUT_MS, DbBench.QUERY_MS, DbBench.WARMUP.toSeconds(), window.toSeconds(),
+                setup.client().bodyStart(), DbBench.QUERY_MS, DbBench.QUERY_MS, setup.client().how, DbBench.DB_TIMEOUT_MS, setup.admission(), DbBench.QUERY_MS,
+                DbBench.WARMUP.toSeconds(), window.toSeconds(),
                 DbBench.OPEN_SHARE, DbBench.OPEN_CONNECTIONS, DbBench.CLOSED_CLIENTS, DbBench.SAMPLE_EVERY.toMillis()));
+        boolean limited = setup.maxInFlight() > 0;
         md.append("Median (range) over the runs that decide: no failure and not client-limited (the client, or client and server together, over ")
                 .append(DbBench.BUSY_PCT).append(" % of the machine, or an open loop that sent under 95 % of its rate). A cell of fewer than ")
                 .append(DECIDING_RUNS).append(" such runs, or from fewer than ").append(DECIDING_INVOCATIONS).append(" invocations, is a sketch.\n\n");
         md.append("| pool | db pool | load | runs (deciding / all) | standing | goodput / bound | 2xx p50 ms | 2xx p99 ms | 503 per s | server CPU ms | "
-                + "PostgreSQL CPU ms | peak Jetty queue | peak pool pending | peak PostgreSQL active | peak OS threads |\n");
-        md.append("|---|--:|---|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+                + "PostgreSQL CPU ms | peak Jetty queue | peak pool pending | peak PostgreSQL active | peak OS threads |"
+                + (limited ? " peak admission queue |\n" : "\n"));
+        md.append("|---|--:|---|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|").append(limited ? "--:|\n" : "\n");
         Set<String> pools = new LinkedHashSet<>();
         Set<Integer> dbPools = new LinkedHashSet<>();
         Set<String> loads = new LinkedHashSet<>();
@@ -118,13 +122,13 @@ final class DbReport {
                     if (all.isEmpty()) continue;
                     List<DbBench.Row> deciding = all.stream().filter(r -> r.failure() == null && !r.clientLimited()).toList();
                     int invocations = (int) deciding.stream().mapToInt(DbBench.Row::invocation).distinct().count();
-                    md.append(String.format(Locale.ROOT, "| %s | %d | %s | %d / %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n", pool, dbPool, load,
+                    md.append(String.format(Locale.ROOT, "| %s | %d | %s | %d / %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%s%n", pool, dbPool, load,
                             deciding.size(), all.size(), standing(deciding.size(), invocations), cell(deciding, r -> r.goodput() / r.bound(), 2),
                             cell(deciding, DbBench.Row::okP50Ms, 0), cell(deciding, DbBench.Row::okP99Ms, 0),
                             cell(deciding, r -> r.refused() / (double) window.toSeconds(), 0), cell(deciding, DbBench.Row::serverCpuMs, 2),
                             cell(deciding, DbBench.Row::pgCpuMs, 2), cell(deciding, DbBench.Row::peakJettyQueue, 0),
                             cell(deciding, DbBench.Row::peakDbPending, 0), cell(deciding, DbBench.Row::peakPgActive, 0),
-                            cell(deciding, DbBench.Row::peakOsThreads, 0)));
+                            cell(deciding, DbBench.Row::peakOsThreads, 0), limited ? " " + cell(deciding, DbBench.Row::peakAdmissionQueued, 0) + " |" : ""));
                 }
             }
         }

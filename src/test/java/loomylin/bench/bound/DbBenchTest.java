@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 class DbBenchTest {
     private static DbBench.Row row(int invocation, String pool, boolean clientLimited, double goodput) {
         return new DbBench.Row(invocation, 1, pool, 10, "closed 1000", 100, 0, 5000, (long) (goodput * 30), 4000, 0, goodput, 120.5, 990.0, 0.412,
-                0.205, 22.5, 0, 960, 1000, 10, 31, 3900, clientLimited, null);
+                0.205, 22.5, 0, 960, 1000, 10, 31, -1, 3900, clientLimited, null);
     }
 
     @Test
@@ -50,11 +50,28 @@ class DbBenchTest {
     @Test
     void theReportLeavesClientLimitedRunsOutAndSaysSo(@TempDir Path dir) throws Exception {
         List<DbBench.Row> rows = List.of(row(1, "loom", false, 97), row(1, "loom", false, 98), row(2, "loom", false, 99), row(2, "loom", true, 60));
-        DbReport.write(dir, Provenance.collect("bench --preset db", dir, Map.of(), Map.of()), 2, rows, Duration.ofSeconds(30));
-        String md = Files.readString(dir.resolve("db.md"));
+        String md = writeAndRerender(dir, rows, DbBench.Setup.DEFAULT);
         assertTrue(md.contains("| loom | 10 | closed 1000 | 3 / 4 | decides | 0.98 (0.97-0.99) |"), md);
         assertTrue(md.contains("invocation 2 repeat 1 loom db pool 10 closed 1000: client-limited"), md);
         assertTrue(md.contains("provenance.json, provenance-2.json"), md);
+        assertTrue(md.contains("`/db-blocking?ms=100`") && md.contains("HikariCP") && !md.contains("--max-in-flight"), md);
+    }
+
+    @Test
+    void theAsyncClientAndAnAdmissionLimitAreSaidAndReadBackByRerender(@TempDir Path dir) throws Exception {
+        DbBench.Setup setup = new DbBench.Setup(DbClient.VERTX, 10);
+        String md = writeAndRerender(dir, List.of(row(1, "loom", false, 97)), setup);
+        assertTrue(md.startsWith("# The connection pool as the bound: /db-async on PostgreSQL"), md);
+        assertTrue(md.contains("`/db-async?ms=100`") && md.contains("Vert.x") && md.contains("behind `--max-in-flight 10 --max-in-flight-wait-ms 1000`"), md);
+        assertEquals(setup, DbBench.Setup.ofReport(md));
+        assertEquals(List.of("--max-in-flight", "10", "--max-in-flight-wait-ms", "1000"), setup.serverFlags());
+        assertEquals(List.of(), DbBench.Setup.DEFAULT.serverFlags());
+    }
+
+    /** Writes db.md and db.png for {@code rows}, then --rerender from db.csv; asserts both write the same report and returns it. */
+    private static String writeAndRerender(Path dir, List<DbBench.Row> rows, DbBench.Setup setup) throws Exception {
+        DbReport.write(dir, Provenance.collect("bench --preset db", dir, Map.of(), Map.of()), 2, rows, Duration.ofSeconds(30), setup);
+        String md = Files.readString(dir.resolve("db.md"));
         assertTrue(md.contains("](db.png)") && Files.size(dir.resolve("db.png")) > 10_000, "the chart is drawn and shown");
         Files.delete(dir.resolve("db.png"));
         Flags rerender = Flags.parse(new String[] {"--preset", "db", "--rerender", "--out", dir.toString()}, BenchFlags.FLAGS, Map.of());
@@ -63,12 +80,14 @@ class DbBenchTest {
         DbBench.run(rerender, "test", new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
         assertEquals(md, Files.readString(dir.resolve("db.md")), "--rerender writes the same report from db.csv, provenance kept");
         assertTrue(Files.exists(dir.resolve("db.png")));
+        return md;
     }
 
     @Test
     void flagsItDoesNotReadAreRefusedInOneLine() {
         for (String[] args : List.of(new String[] {"--pools", "nope"}, new String[] {"--db-pools", "0"}, new String[] {"--db-pools", "x"},
-                new String[] {"--duration", "1500ms"}, new String[] {"--concurrency", "5"})) {
+                new String[] {"--duration", "1500ms"}, new String[] {"--concurrency", "5"}, new String[] {"--db-client", "odbc"},
+                new String[] {"--max-in-flight", "-1"})) {
             Flags flags = Flags.parse(java.util.stream.Stream.concat(java.util.stream.Stream.of("--preset", "db", "--out", "x"),
                     java.util.stream.Stream.of(args)).toArray(String[]::new), BenchFlags.FLAGS, Map.of());
             UsageError e = assertThrows(UsageError.class, () -> {
@@ -103,5 +122,27 @@ class DbBenchTest {
         String md = Files.readString(out.resolve("db.md"));
         assertTrue(md.contains("## Provenance") && md.contains("| loom | 2 | open 0.8x |"), md);
         assertTrue(Files.readString(out.resolve("provenance.json")).contains("\"postgresql\""), "the database's version is in the provenance");
+    }
+
+    /**
+     * Smoke size through the non-blocking client behind an admission limit as big as the pool: 1000 clients on
+     * 2 connections are refused at the door (503s) and no request waits out the pool's timeout.
+     */
+    @IntegrationTest
+    @Test
+    void theAsyncClientBehindMaxInFlightIsRefusedAtTheDoorNotByThePool(@TempDir Path out) throws Exception {
+        Tools.assumeOnPath("wrk", "apt-get install wrk");
+        Tools.assumeOnPath("oha", "cargo install oha --version 1.16.0 --locked");
+        String[] args = {"--preset", "db", "--pools", "loom", "--db-pools", "2", "--db-client", "vertx", "--max-in-flight", "2", "--duration", "2s",
+                "--repeat", "1", "--out", out.toString()};
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        DbBench.run(Flags.parse(args, BenchFlags.FLAGS, Map.of()), "bench " + String.join(" ", args), new PrintStream(log, true, StandardCharsets.UTF_8));
+        List<Map<String, String>> rows = Invocations.rows(out.resolve("db.csv"));
+        assertEquals(2, rows.size(), log.toString(StandardCharsets.UTF_8));
+        assertTrue(rows.stream().allMatch(r -> "".equals(r.get("failure"))), rows.toString());
+        assertTrue(Long.parseLong(rows.get(0).get("ok")) > 0, "the open loop below the bound is answered through Vert.x: " + rows.get(0));
+        assertTrue(Long.parseLong(rows.get(1).get("refused")) > 0 && "0".equals(rows.get(1).get("db_timeouts")),
+                "1000 clients behind --max-in-flight 2: refused by the limit, none by the pool's timeout: " + rows.get(1));
+        assertTrue(Files.readString(out.resolve("db.md")).contains("behind `--max-in-flight 2 "), "the report says the limit");
     }
 }
