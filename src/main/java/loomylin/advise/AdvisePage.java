@@ -112,26 +112,29 @@ public final class AdvisePage {
                         + " of their estimated %.0f req/s for this request; yours is past it)", p.allowedRate(cores), 100 * Profile.ALLOWED_SHARE, p.capacity(cores)) : "",
                 windows, runs.stream().mapToInt(Run::round).max().orElse(0), cores));
         out.append("## Verdict\n\n").append(verdict(p, cores, pools, runs)).append("\n\n");
-        out.append("## Per pool\n\n| pool | offered req/s | run | achieved req/s | p50 ms | p99 ms | CPU ms/req | less idle | OS threads | memory growth MB | errors | held |\n"
-                + "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        out.append("## Per pool\n\n| pool | offered req/s | run | achieved req/s | p50 ms | p99 ms | CPU ms/req | less idle | OS threads | memory growth MB | errors | held"
+                + " | marked |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (PoolKind pool : pools) {
             for (int rate : rates) {
                 for (Run run : all(runs, pool, rate)) {
                     RunResult r = run.result();
                     if (r == null) {
-                        out.append(String.format(Locale.ROOT, "| `%s` | %d | %d | failed: %s | | | | | | | | no |%n", pool, rate, run.round(), run.failure().replace("|", "/")));
+                        out.append(String.format(Locale.ROOT, "| `%s` | %d | %d | failed: %s | | | | | | | | no | failed |%n", pool, rate, run.round(), run.failure().replace("|", "/")));
                         continue;
                     }
-                    out.append(String.format(Locale.ROOT, "| `%s` | %d | %d | %s | %s | %s | %s | %s | %s | %s | %d | %s |%n", pool, rate, run.round(),
+                    out.append(String.format(Locale.ROOT, "| `%s` | %d | %d | %s | %s | %s | %s | %s | %s | %s | %d | %s | %s |%n", pool, rate, run.round(),
                             RunResult.fixed(r.rps(), 1), RunResult.fixed(r.p50Ms(), 1), RunResult.fixed(r.p99Ms(), 1), RunResult.fixed(r.cpuMsPerRequest(), 3),
                             RunResult.fixed(run.netCpuMs(), 3), RunResult.count(r.peakThreads()), RunResult.fixed(r.rssGrowthKb() / 1024.0, 1), r.errors(),
-                            held(run, p) ? "yes" : "no"));
+                            held(run, p) ? "yes" : "no", r.marks().isEmpty() ? "-" : String.join(", ", r.marks())));
                 }
             }
         }
         out.append(String.format(Locale.ROOT, "%nA run held its rate when every request got a 2xx, at least %.0f %% of the rate was achieved and p99 stayed"
                 + " within %s ms (%.0fx the request's own %s ms, or that plus %.0f ms); a pool holds a rate when every run of it did. *Less idle* is the"
-                + " CPU per request less what the same server JVM spent idle just before the window (JIT, GC, timers), over as long: the request's own.%n%n",
+                + " CPU per request less what the same server JVM spent idle just before the window (JIT, GC, timers), over as long: the request's own."
+                + " *Marked*: what keeps a run out of the bench's verdicts (too short, unsettled: its warm-up's slices did not agree or its window fell"
+                + " below them, client-limited); a pool's figures at a rate with a marked run read *undecided*. Every point here is one invocation's:"
+                + " the bench decides only on 3 runs from 2 invocations, so this page is a sketch of your profile, to confirm with a second run.%n%n",
                 ACHIEVED_SHARE * 100, RunResult.fixed(p99BoundMs(p), 0), P99_FACTOR, Profile.fmt(p.serviceS() * 1000), P99_SLACK_MS));
         out.append("## Knees\n\n| pool | Little's law | CPU limit | predicted | measured |\n|---|---|---|---|---|\n");
         for (PoolKind pool : pools) {
@@ -252,13 +255,19 @@ public final class AdvisePage {
                     continue;
                 }
                 String vs = pool.equals(mine) || Double.isNaN(mineP99) ? "" : String.format(Locale.ROOT, " (%.2fx and %.2fx yours)", p99 / mineP99, cpu / mineCpu);
-                parts.add(String.format(Locale.ROOT, "%s p99 %s ms and %s ms of CPU per request, %s less idle%s", pool, RunResult.fixed(p99, 1),
-                        RunResult.fixed(cpu, 3), RunResult.fixed(median(point, Run::netCpuMs), 3), vs));
+                parts.add(String.format(Locale.ROOT, "%s p99 %s ms and %s ms of CPU per request, %s less idle%s%s", pool, RunResult.fixed(p99, 1),
+                        RunResult.fixed(cpu, 3), RunResult.fixed(median(point, Run::netCpuMs), 3), vs, undecided(point)));
             }
             String label = rate == p.rate() ? "At your " + rate + " req/s" : "At " + rate + " req/s";
             sentences.add(label + " (median of " + all(runs, mine, rate).size() + " run(s) each): " + String.join("; ", parts) + ".");
         }
         return String.join(" ", sentences);
+    }
+
+    /** ", undecided: N of M runs marked" when a run of the point failed or is marked; "" when every run may decide. */
+    static String undecided(List<Run> point) {
+        long marked = point.stream().filter(r -> r.result() == null || !r.result().marks().isEmpty()).count();
+        return marked == 0 ? "" : String.format(Locale.ROOT, ", undecided: %d of %d run(s) marked", marked, point.size());
     }
 
     private static int firstNotHeld(PoolKind pool, List<Run> runs, Profile p) {

@@ -165,12 +165,7 @@ public final class JdkBench {
 
     /** Why no run of a cell decides: the marks of its first run. */
     private static String marks(List<RunResult> cell) {
-        RunResult r = cell.getFirst();
-        List<String> why = new ArrayList<>();
-        if (r.tooShort()) why.add("too short");
-        if (!r.settled()) why.add("unsettled");
-        if (r.clientLimited()) why.add("client-limited");
-        return String.join(", ", why);
+        return String.join(", ", cell.getFirst().marks());
     }
 
     private static List<RunResult> read(Path csv) throws IOException {

@@ -39,6 +39,18 @@ class AdvisePageTest {
     }
 
     @Test
+    void aPoolsFiguresAtARateWithAMarkedRunReadUndecidedAndTheTableSaysWhy() {
+        List<AdvisePage.Run> runs = new ArrayList<>(every(MINE, 60, 60, 60));
+        runs.addAll(List.of(run(LOOM, 300, 300, 60, 0, 95, true), run(LOOM, 450, 450, 60, 0), run(LOOM, 600, 600, 60, 0)));
+        String figures = AdvisePage.figures(PROFILE, 2, POOLS, runs);
+        assertTrue(figures.contains("loom p99 60.0 ms") && figures.contains("yours), undecided: 1 of 1 run(s) marked"), figures);
+        assertEquals(1, figures.split("undecided").length - 1, "only loom at 300 req/s is marked: " + figures);
+        String page = AdvisePage.render(PROFILE, "mixed?cpu=1&sleep=40&file=0", 5000, 2, POOLS, runs, "15s windows", "advise.png");
+        assertTrue(page.contains("| yes | client-limited |") && page.contains("| yes | - |"), page);
+        assertTrue(page.contains("this page is a sketch of your profile"), page);
+    }
+
+    @Test
     void aRateIsHeldOnlyWithoutErrorsNearlyAllOfItAchievedAndABoundedP99() {
         assertTrue(AdvisePage.held(run(MINE, 300, 299, 60, 0), PROFILE));
         assertFalse(AdvisePage.held(run(MINE, 300, 299, 60, 1), PROFILE));

@@ -1,5 +1,6 @@
 package loomylin.bench.run;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import loomylin.bench.measure.Measured;
@@ -166,6 +167,15 @@ public record RunResult(RunSpec spec, String twin, long requests, long responses
         double before = settle.littleKnown() ? settle.warmupLittleRps() : warmupRps;
         if (settle.warmupSettled() == null) return within(window, before);
         return settle.warmupSettled() && before > 0 && window >= before * (1 - SETTLED_WITHIN);
+    }
+
+    /** What keeps this run out of a verdict, in the reports' words (too short, unsettled, client-limited); empty when nothing does. */
+    public List<String> marks() {
+        List<String> why = new ArrayList<>();
+        if (tooShort()) why.add("too short");
+        if (!settled()) why.add("unsettled");
+        if (clientLimited) why.add("client-limited");
+        return why;
     }
 
     /** Whether {@code rate} lies within {@link #SETTLED_WITHIN} of {@code before}, both known. */
