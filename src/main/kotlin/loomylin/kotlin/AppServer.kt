@@ -8,6 +8,7 @@ import loomylin.jetty.ServerOptions
 import loomylin.web.ErrorAnswers
 import loomylin.web.PlatformOffload
 import loomylin.web.Routes
+import loomylin.web.ServletConfigPrimer
 
 /** One Javalin server on the pool the options name, with every route and the handler behind it. */
 object AppServer {
@@ -39,6 +40,6 @@ object AppServer {
             config.routes.get(Routes.DB_ASYNC, endpoints::dbAsync)
             config.routes.get(Routes.POOL, endpoints::pool)
         }
-        return app.start()
+        return ServletConfigPrimer.prime(app.start())
     }
 }
