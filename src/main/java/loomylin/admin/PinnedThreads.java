@@ -6,15 +6,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.stream.Collectors;
 import jdk.jfr.consumer.RecordedEvent;
-import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordingStream;
+import loomylin.jfr.PinPlace;
 
 /**
  * Virtual threads pinned to their carrier in this JVM: every {@code jdk.VirtualThreadPinned} event (JDK Flight
- * Recorder, streamed in-process, threshold {@link #THRESHOLD}: every pin, however short), counted and timed, and
- * where they pinned (the top application frames of each event's stack, the most frequent {@link #STACKS} kept).
+ * Recorder, streamed in-process, threshold {@link PinPlace#THRESHOLD}: every pin, however short), counted and timed,
+ * and where they pinned ({@link PinPlace#of}, the most frequent {@link #STACKS} kept).
  * A virtual thread pins when it blocks where it cannot leave its carrier: inside {@code synchronized} on JDK 21
  * and older, in native code or a class initialiser on every JDK. A pinned count that moves is what to watch:
  * each pin holds one of the few carriers for as long as it blocks.
@@ -23,11 +22,7 @@ import jdk.jfr.consumer.RecordingStream;
  * says it does not know.
  */
 final class PinnedThreads implements AutoCloseable {
-    static final String EVENT = "jdk.VirtualThreadPinned";
-    static final Duration THRESHOLD = Duration.ZERO;
     static final int STACKS = 5;
-    /** Frames of a stack that say where a pin came from: the first not in the JDK's own packages. */
-    private static final int FRAMES = 3;
 
     /** One reading. {@code known} false: no Flight Recorder here, every figure 0. */
     record Reading(boolean known, long pinned, double seconds, List<String> where) {
@@ -50,9 +45,9 @@ final class PinnedThreads implements AutoCloseable {
             return new PinnedThreads(null); // no Flight Recorder in this runtime
         }
         PinnedThreads p = new PinnedThreads(stream);
-        stream.enable(EVENT).withThreshold(THRESHOLD).withStackTrace();
+        stream.enable(PinPlace.EVENT).withThreshold(PinPlace.THRESHOLD).withStackTrace();
         stream.setMaxAge(Duration.ofSeconds(10));
-        stream.onEvent(EVENT, p::record);
+        stream.onEvent(PinPlace.EVENT, p::record);
         stream.startAsync();
         return p;
     }
@@ -60,22 +55,8 @@ final class PinnedThreads implements AutoCloseable {
     private void record(RecordedEvent e) {
         pinned.increment();
         nanos.add(e.getDuration().toNanos());
-        String where = where(e);
+        String where = PinPlace.of(e);
         if (stacks.size() < 1000 || stacks.containsKey(where)) stacks.computeIfAbsent(where, k -> new LongAdder()).increment();
-    }
-
-    /** The first {@link #FRAMES} frames of the stack outside java.*, jdk.* and sun.*, or the top frames when there are none. */
-    static String where(RecordedEvent e) {
-        if (e.getStackTrace() == null) return "(no stack)";
-        List<RecordedFrame> frames = e.getStackTrace().getFrames();
-        List<RecordedFrame> own = frames.stream().filter(f -> f.isJavaFrame() && !jdk(f.getMethod().getType().getName())).toList();
-        return (own.isEmpty() ? frames : own).stream().limit(FRAMES)
-                .map(f -> f.getMethod().getType().getName() + "." + f.getMethod().getName() + ":" + f.getLineNumber())
-                .collect(Collectors.joining(" < "));
-    }
-
-    private static boolean jdk(String type) {
-        return type.startsWith("java.") || type.startsWith("jdk.") || type.startsWith("sun.");
     }
 
     /** The figures, with the {@link #STACKS} most frequent places. */

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import loomylin.bench.measure.FlightRecording;
 import loomylin.bench.run.RunResult;
 import loomylin.bench.run.BenchConfig;
 import loomylin.bench.run.ServerJava;
@@ -24,7 +25,7 @@ import loomylin.cli.UsageError;
  * thread ({@code on=platform}), under a {@code ReentrantLock}, and with no lock ({@code /wait-locked},
  * {@code /wait-blocking}), on {@code loom}, Jetty's preferred shape and
  * Jetty's default {@code QueuedThreadPool} of 200. Each JDK is one plan of the bench (closed loop, windows that
- * can decide, repeats interleaved, {@code --jfr} for the pinned count of every run) written to its own
+ * can decide, repeats interleaved, {@code --jfr} for the pins of every run, counted and timed) written to its own
  * directory with its own provenance; {@code jdk.md} sets the two side by side.
  */
 public final class JdkBench {
@@ -119,7 +120,7 @@ public final class JdkBench {
 
 
     /**
-     * The JDKs side by side: per endpoint and pool, each one's median req/s and p99 and its pinned count, and the
+     * The JDKs side by side: per endpoint and pool, each one's median req/s and p99, its pins counted and timed, and the
      * ratio of the rates. Medians over the runs that decide; where none did (a collapse leaves too few answers to
      * decide anything), over all the runs, marked with why.
      */
@@ -136,10 +137,11 @@ public final class JdkBench {
                 .append("provenance are in its directory: ");
         for (int i = 0; i < sides.size(); i++) md.append('[').append(jdks.get(i)).append("](").append(sides.get(i).getFileName()).append("/report.md) ");
         md.append("\n\nMedians over the runs that decide (settled, not too short, not client-limited); where none did, over all the runs,")
-                .append(" marked with why (a collapse leaves too few answers to decide anything). Pinned: virtual threads JFR saw blocking while")
-                .append(" pinned (its `profile` threshold), summed over the runs (`jfr.csv`).\n\n| endpoint | pool |");
-        for (Path s : sides) md.append(' ').append(s.getFileName()).append(" req/s | p99 ms | pinned |");
-        md.append(" req/s ratio |\n|---|---|").append("--:|--:|--:|".repeat(sides.size())).append("--:|\n");
+                .append(" marked with why (a collapse leaves too few answers to decide anything). Pinned: the times a virtual thread blocked while")
+                .append(" pinned to its carrier, every pin however short, and pinned s how long they held their carriers so, each summed over the runs'")
+                .append(" flight recordings (`jfr.csv`; \"-\" where a recording did not time them).\n\n| endpoint | pool |");
+        for (Path s : sides) md.append(' ').append(s.getFileName()).append(" req/s | p99 ms | pinned | pinned s |");
+        md.append(" req/s ratio |\n|---|---|").append("--:|--:|--:|--:|".repeat(sides.size())).append("--:|\n");
         Set<String> keys = new LinkedHashSet<>();
         for (List<RunResult> rs : results) for (RunResult r : rs) keys.add(r.spec().endpoint() + "\t" + r.spec().pool());
         for (String key : keys) {
@@ -173,21 +175,27 @@ public final class JdkBench {
         return loomylin.report.Csv.parse(Files.readString(csv)).stream().filter(f -> !f.getOrDefault("rps", "").isEmpty()).map(RunResult::fromCsv).toList();
     }
 
-    /** The pinned count of these runs from the side's jfr.csv (its run column starts with pool and endpoint, RunSpec.describe), or "-". */
+    /**
+     * The pinned count and seconds of these runs from the side's jfr.csv (its run column starts with pool and endpoint,
+     * RunSpec.describe), as two cells; "-" where it has none.
+     */
     private static String pinned(Path dir, List<RunResult> cell) throws IOException {
-        Path jfr = dir.resolve("jfr.csv");
-        if (!Files.isRegularFile(jfr) || cell.isEmpty()) return "-";
-        long sum = 0;
-        boolean any = false;
-        for (Map<String, String> f : loomylin.report.Csv.parse(Files.readString(jfr))) {
-            String run = f.getOrDefault("run", "");
+        long count = 0;
+        double ms = 0;
+        boolean counted = false;
+        boolean timed = true;
+        if (!cell.isEmpty()) {
             RunResult first = cell.getFirst();
-            if (run.startsWith(first.spec().pool() + " " + first.spec().endpoint() + " ") && !f.getOrDefault("pinned", "").isEmpty()) {
-                sum += Long.parseLong(f.get("pinned"));
-                any = true;
+            for (Map<String, String> f : FlightRecording.readCsv(dir.resolve(FlightRecording.CSV))) {
+                if (!f.getOrDefault("run", "").startsWith(first.spec().pool() + " " + first.spec().endpoint() + " ") || f.getOrDefault("pinned", "").isEmpty()) continue;
+                count += Long.parseLong(f.get("pinned"));
+                counted = true;
+                String t = f.getOrDefault("pinned_ms", "");
+                if (t.isEmpty()) timed = false;
+                else ms += Double.parseDouble(t);
             }
         }
-        return any ? Long.toString(sum) : "-";
+        return (counted ? Long.toString(count) : "-") + " | " + (counted && timed ? RunResult.fixed(ms / 1000, 1) : "-");
     }
 
     static double median(double[] v) {

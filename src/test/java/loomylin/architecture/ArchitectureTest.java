@@ -27,6 +27,7 @@ class ArchitectureTest {
             Map.entry("loomylin.web", 0),
             Map.entry("loomylin.json", 0),
             Map.entry("loomylin.proc", 0),
+            Map.entry("loomylin.jfr", 0),
             Map.entry("loomylin.jetty.internal", 1),
             Map.entry("loomylin.jetty", 2),
             Map.entry("loomylin.backend", 3),

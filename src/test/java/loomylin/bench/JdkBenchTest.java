@@ -73,6 +73,9 @@ class JdkBenchTest {
         }
         String md = Files.readString(out.resolve(JdkBench.REPORT));
         assertTrue(md.contains("| `/wait-locked?ms=10&lock=synchronized` | `loom` |"), md);
+        String row = md.lines().filter(l -> l.startsWith("| `/wait-locked")).findFirst().orElseThrow();
+        String[] cells = row.split("\\|");
+        assertTrue(cells[6].strip().matches("\\d+\\.\\d") && cells[10].strip().matches("\\d+\\.\\d"), "each side's pinned seconds: " + row);
         assertTrue(log.toString(StandardCharsets.UTF_8).contains("bench: done; " + out.resolve(JdkBench.REPORT)), log.toString(StandardCharsets.UTF_8));
     }
 }

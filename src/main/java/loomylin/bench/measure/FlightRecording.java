@@ -14,18 +14,21 @@ import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedThread;
 import jdk.jfr.consumer.RecordingFile;
 import loomylin.cli.StartupFailure;
+import loomylin.jfr.PinPlace;
 
 /**
  * A JDK Flight Recording of a server JVM over one measured window ({@code bench --jfr}): started and stopped with
  * {@code jcmd} (the JDK's own, beside the java that runs the bench and its servers) so that it covers the window
  * and nothing else, with the JDK's {@code profile} settings, which record execution samples, garbage collections
- * and the virtual-thread events {@code jdk.VirtualThreadPinned} and {@code jdk.VirtualThreadSubmitFailed}.
+ * and the virtual-thread events {@code jdk.VirtualThreadPinned} and {@code jdk.VirtualThreadSubmitFailed}; pins at
+ * {@link PinPlace#THRESHOLD} (every pin, however short, where {@code profile} keeps those of 20 ms or more).
  */
 public final class FlightRecording {
     private static final String NAME = "loomylin-window";
     /** The file beside results.csv with a row per recorded run. */
     public static final String CSV = "jfr.csv";
-    public static final List<String> COLUMNS = List.of("run", "recording", "gc_pause_ms", "gcs", "pinned", "submit_failed", "samples", "top_thread_groups");
+    public static final List<String> COLUMNS = List.of("run", "recording", "gc_pause_ms", "gcs", "pinned", "submit_failed", "samples", "top_thread_groups",
+            "pinned_ms", "most_pinned_at");
     private static final Duration JCMD_BOUND = Duration.ofSeconds(30);
 
     private final long pid;
@@ -46,7 +49,7 @@ public final class FlightRecording {
      * {@link #SAMPLE_EVERY_MS}).
      */
     public static FlightRecording start(long pid, Path file, String... settings) throws IOException {
-        List<String> args = new ArrayList<>(List.of("JFR.start", "name=" + NAME, "settings=profile"));
+        List<String> args = new ArrayList<>(List.of("JFR.start", "name=" + NAME, "settings=profile", PinPlace.JCMD_SETTING));
         args.addAll(List.of(settings));
         jcmd(pid, args.toArray(String[]::new));
         return new FlightRecording(pid, file);
@@ -67,12 +70,20 @@ public final class FlightRecording {
      *
      * @param gcPauseMs     the garbage collector's pauses, summed
      * @param gcs           garbage collections
-     * @param pinned        virtual threads that blocked while pinned to their carrier longer than the profile's threshold
+     * @param pinned        times a virtual thread blocked while pinned to its carrier (every pin, {@link PinPlace#THRESHOLD})
+     * @param pinnedMs      how long they held their carriers so, summed
+     * @param pinnedAt      the pins by {@link PinPlace#of where}, most first
      * @param submitFailed  virtual threads the scheduler could not take
      * @param samples       execution samples, by thread group (a platform thread's name with its numbers replaced by
      *                      N, or "virtual threads"), most first
      */
-    public record Summary(double gcPauseMs, long gcs, long pinned, long submitFailed, Map<String, Long> samples) {
+    public record Summary(double gcPauseMs, long gcs, long pinned, double pinnedMs, Map<String, Long> pinnedAt, long submitFailed,
+            Map<String, Long> samples) {
+        /** The place most pins came from, with its count, e.g. "394 x a.B.m:12 < ..."; empty when nothing pinned. */
+        public String mostPinnedAt() {
+            return pinnedAt.entrySet().stream().findFirst().map(e -> e.getValue() + " x " + e.getKey()).orElse("");
+        }
+
         /** The thread groups with the most samples, each with its share, e.g. "qtpN-N 61%, virtual threads 30%". */
         public String topGroups(int n) {
             long total = samples.values().stream().mapToLong(Long::longValue).sum();
@@ -93,12 +104,31 @@ public final class FlightRecording {
         long samples = s.samples().values().stream().mapToLong(Long::longValue).sum();
         line.append(String.join(",", quote(run), quote(csv.toAbsolutePath().getParent().relativize(recording.toAbsolutePath()).toString()),
                 String.format(java.util.Locale.ROOT, "%.1f", s.gcPauseMs()), Long.toString(s.gcs()), Long.toString(s.pinned()),
-                Long.toString(s.submitFailed()), Long.toString(samples), quote(s.topGroups(3)))).append('\n');
+                Long.toString(s.submitFailed()), Long.toString(samples), quote(s.topGroups(3)), String.format(java.util.Locale.ROOT, "%.1f", s.pinnedMs()),
+                quote(s.mostPinnedAt()))).append('\n');
         Files.writeString(csv, line, java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
     }
 
-    /** The rows of a {@link #CSV} file {@link #appendCsv} wrote, header first; empty when there is none. */
-    public static List<List<String>> readCsv(Path csv) throws IOException {
+    /**
+     * The rows of a {@link #CSV} file {@link #appendCsv} wrote, each by its header's names; empty when there is none.
+     * A file written before a column was added has no value for it.
+     */
+    public static List<Map<String, String>> readCsv(Path csv) throws IOException {
+        List<Map<String, String>> rows = new ArrayList<>();
+        List<String> header = null;
+        for (List<String> fields : fields(csv)) {
+            if (header == null) {
+                header = fields;
+                continue;
+            }
+            Map<String, String> row = new LinkedHashMap<>();
+            for (int i = 0; i < Math.min(header.size(), fields.size()); i++) row.put(header.get(i), fields.get(i));
+            rows.add(row);
+        }
+        return rows;
+    }
+
+    private static List<List<String>> fields(Path csv) throws IOException {
         List<List<String>> rows = new ArrayList<>();
         if (!Files.exists(csv)) return rows;
         for (String line : Files.readAllLines(csv)) {
@@ -133,6 +163,8 @@ public final class FlightRecording {
         double pauseMs = 0;
         long gcs = 0;
         long pinned = 0;
+        long pinnedNanos = 0;
+        Map<String, Long> pinnedAt = new TreeMap<>();
         long submitFailed = 0;
         Map<String, Long> samples = new TreeMap<>();
         for (RecordedEvent e : RecordingFile.readAllEvents(file)) {
@@ -141,16 +173,24 @@ public final class FlightRecording {
                     gcs++;
                     pauseMs += e.getDuration("sumOfPauses").toNanos() / 1e6;
                 }
-                case "jdk.VirtualThreadPinned" -> pinned++;
+                case PinPlace.EVENT -> {
+                    pinned++;
+                    pinnedNanos += e.getDuration().toNanos();
+                    pinnedAt.merge(PinPlace.of(e), 1L, Long::sum);
+                }
                 case "jdk.VirtualThreadSubmitFailed" -> submitFailed++;
                 case "jdk.ExecutionSample" -> samples.merge(group(e.getThread("sampledThread")), 1L, Long::sum);
                 default -> {
                 }
             }
         }
+        return new Summary(pauseMs, gcs, pinned, pinnedNanos / 1e6, mostFirst(pinnedAt), submitFailed, mostFirst(samples));
+    }
+
+    private static Map<String, Long> mostFirst(Map<String, Long> counts) {
         Map<String, Long> ordered = new LinkedHashMap<>();
-        samples.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()).forEach(x -> ordered.put(x.getKey(), x.getValue()));
-        return new Summary(pauseMs, gcs, pinned, submitFailed, ordered);
+        counts.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()).forEach(x -> ordered.put(x.getKey(), x.getValue()));
+        return ordered;
     }
 
     /** A sampled thread's group: every virtual thread in one, a platform thread by its name with the numbers taken out. */

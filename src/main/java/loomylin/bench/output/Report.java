@@ -16,6 +16,7 @@ import loomylin.bench.run.Endpoint;
 import loomylin.bench.run.RunResult;
 import loomylin.bench.run.RunSpec;
 import loomylin.jetty.PoolKind;
+import loomylin.jfr.PinPlace;
 
 /**
  * report.md: the machine, how the runs were made, the targets, then per endpoint a chart and a table with
@@ -123,19 +124,27 @@ public final class Report {
 
     /** With --jfr: what each run's flight recording of its window holds (jfr.csv), one row per run. */
     private static void flightRecordings(StringBuilder md, Path csv) throws IOException {
-        List<List<String>> lines = FlightRecording.readCsv(csv);
-        if (lines.size() < 2) return;
+        List<Map<String, String>> rows = FlightRecording.readCsv(csv);
+        if (rows.isEmpty()) return;
         md.append("## Flight recordings (--jfr)\n\n")
                 .append("Each server JVM's measured window, recorded with JDK Flight Recorder's `profile` settings (the files in `jfr/`; open them with `jfr print` or JDK Mission Control). ")
-                .append("GC pause: the collector's pauses summed; pinned: `jdk.VirtualThreadPinned` events (a virtual thread blocked while pinned to its carrier longer than the threshold); ")
+                .append("GC pause: the collector's pauses summed; pinned: `jdk.VirtualThreadPinned` events, a virtual thread blocked while pinned to its carrier, every pin however short ")
+                .append("(threshold ").append(PinPlace.THRESHOLD.toMillis()).append(" ms; a recording made before that threshold has no pinned ms and counts pins of 20 ms or more), ")
+                .append("pinned ms: how long they held their carriers, summed, and where most pinned (the first frames outside the JDK); ")
                 .append("submit failed: `jdk.VirtualThreadSubmitFailed`; CPU samples: `jdk.ExecutionSample` by thread group (virtual threads together, platform threads by name with numbers as N).\n\n");
-        md.append("| run | GC pause ms | GCs | pinned | submit failed | CPU samples | top thread groups |\n|---|--:|--:|--:|--:|--:|---|\n");
-        for (List<String> f : lines.subList(1, lines.size())) {
-            if (f.size() < FlightRecording.COLUMNS.size()) continue;
-            md.append("| ").append(f.get(0)).append(" | ").append(f.get(2)).append(" | ").append(f.get(3)).append(" | ").append(f.get(4))
-                    .append(" | ").append(f.get(5)).append(" | ").append(f.get(6)).append(" | ").append(f.get(7)).append(" |\n");
+        md.append("| run | GC pause ms | GCs | pinned | pinned ms | most pinned at | submit failed | CPU samples | top thread groups |\n|---|--:|--:|--:|--:|---|--:|--:|---|\n");
+        for (Map<String, String> f : rows) {
+            md.append("| ").append(cell(f, "run")).append(" | ").append(cell(f, "gc_pause_ms")).append(" | ").append(cell(f, "gcs")).append(" | ").append(cell(f, "pinned"))
+                    .append(" | ").append(cell(f, "pinned_ms")).append(" | ").append(cell(f, "most_pinned_at").replace("<", "&lt;")).append(" | ").append(cell(f, "submit_failed"))
+                    .append(" | ").append(cell(f, "samples")).append(" | ").append(cell(f, "top_thread_groups")).append(" |\n");
         }
         md.append('\n');
+    }
+
+    /** A jfr.csv value, "-" where the file has none (a column added after it was written). */
+    private static String cell(Map<String, String> row, String column) {
+        String v = row.get(column);
+        return v == null || v.isEmpty() ? "-" : v;
     }
 
     /** Each pool's knee in the open-loop /wait-blocking runs: Little's law beside the most it answered. */
