@@ -26,12 +26,14 @@ public final class PinPlace {
 
     /**
      * Where {@code e} pinned: the first {@link #FRAMES} frames of its stack outside {@code java.*}, {@code jdk.*}
-     * and {@code sun.*}, or its top frames when there are none, as "type.method:line < ..."; "(no stack)" without one.
+     * and {@code sun.*} and other than a lambda's (whose class name changes from one JVM to the next), or its top
+     * frames when there are none, as "type.method:line < ..."; "(no stack)" without one.
      */
     public static String of(RecordedEvent e) {
         if (e.getStackTrace() == null) return "(no stack)";
         List<RecordedFrame> frames = e.getStackTrace().getFrames();
-        List<RecordedFrame> own = frames.stream().filter(f -> f.isJavaFrame() && !jdk(f.getMethod().getType().getName())).toList();
+        List<RecordedFrame> own = frames.stream()
+                .filter(f -> f.isJavaFrame() && !jdk(f.getMethod().getType().getName()) && !f.getMethod().getType().getName().contains("$$Lambda")).toList();
         return (own.isEmpty() ? frames : own).stream().limit(FRAMES)
                 .map(f -> f.getMethod().getType().getName() + "." + f.getMethod().getName() + ":" + f.getLineNumber())
                 .collect(Collectors.joining(" < "));

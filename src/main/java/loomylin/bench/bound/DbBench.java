@@ -92,13 +92,14 @@ public final class DbBench {
      * One run. {@code bound}: Little's law on the database pool, connections x 1000 / {@link #QUERY_MS}, req/s;
      * {@code goodput}: 2xx answers per second of the window; {@code refused}: answers other than 2xx (the pool's
      * 503s); {@code serverCpuMs}, {@code pgCpuMs}: CPU milliseconds per 2xx answer; the peaks are the largest
-     * seen in the window's samples ({@code peakAdmissionQueued}: -1 without {@code --max-in-flight}); {@code clientLimited}: the client, or the machine, was the limit
+     * seen in the window's samples ({@code peakRssMb}: the server JVM's resident memory at its highest, VmHWM, warm-up
+     * included; {@code peakAdmissionQueued}: -1 without {@code --max-in-flight}); {@code clientLimited}: the client, or the machine, was the limit
      * ({@link ClientLimit}), or an open loop sent less than 95 % of its rate.
      */
     record Row(int invocation, int repeat, String pool, int dbPool, String load, int bound, int offered, long sent, long ok, long refused,
                long errors, double goodput, double okP50Ms, double okP99Ms, double serverCpuMs, double pgCpuMs, double clientPct, int peakJettyQueue,
-               int peakDbPending, int peakInFlight, int peakPgActive, int peakOsThreads, int peakAdmissionQueued, long dbTimeouts, boolean clientLimited,
-               String failure) {
+               int peakDbPending, int peakInFlight, int peakPgActive, int peakOsThreads, double peakRssMb, int peakAdmissionQueued, long dbTimeouts,
+               boolean clientLimited, String failure) {
     }
 
     private DbBench() {
@@ -267,7 +268,7 @@ public final class DbBench {
                 return new Row(invocation, repeat, pool, dbPool, v.name(), bound, offered, m.sent(), m.ok(), m.answered() - m.ok(), s.errors(),
                         m.ok() / (double) window.toSeconds(), s.ok().p50Ms(), s.ok().p99Ms(), m.ok() == 0 ? Double.NaN : 1000 * serverS / m.ok(),
                         m.ok() == 0 ? Double.NaN : 1000 * pgS / m.ok(), clientPct, peaks.jettyQueue, peaks.dbPending, peaks.inFlight, peaks.pgActive,
-                        proc.peaks().threads(), peaks.admissionQueued, dbTimeouts, clientLimited, null);
+                        proc.peaks().threads(), proc.peaks().rssKb() / 1024.0, peaks.admissionQueued, dbTimeouts, clientLimited, null);
             }
         } catch (StartupFailure | IllegalArgumentException e) {
             String line = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
@@ -402,6 +403,6 @@ public final class DbBench {
 
     private static Row failed(int invocation, int repeat, String pool, int dbPool, Variant v, int bound, int offered, String why) {
         return new Row(invocation, repeat, pool, dbPool, v.name(), bound, offered, 0, 0, 0, 0, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
-                -1, -1, -1, -1, -1, -1, 0, false, why);
+                -1, -1, -1, -1, -1, Double.NaN, -1, 0, false, why);
     }
 }

@@ -28,7 +28,7 @@ import org.knowm.xchart.style.Styler;
 final class DbReport {
     static final String CSV_HEADER = "invocation,repeat,pool,db_pool,load,little_bound_rps,offered_rps,sent,ok,refused,errors,goodput_rps,ok_p50_ms,ok_p99_ms,"
             + "server_cpu_ms_per_ok,postgres_cpu_ms_per_ok,client_cpu_pct,peak_jetty_queue,peak_db_pending,peak_in_flight,peak_postgres_active,"
-            + "peak_os_threads,peak_admission_queued,db_timeouts,client_limited,started,ended,load_average,failure";
+            + "peak_os_threads,peak_admission_queued,db_timeouts,client_limited,started,ended,load_average,failure,peak_rss_mb";
     static final int DECIDING_RUNS = 3;
     static final int DECIDING_INVOCATIONS = 2;
 
@@ -42,7 +42,7 @@ final class DbReport {
                 RunResult.fixed(r.serverCpuMs(), 3), RunResult.fixed(r.pgCpuMs(), 3), RunResult.fixed(r.clientPct(), 1), Integer.toString(r.peakJettyQueue()),
                 Integer.toString(r.peakDbPending()), Integer.toString(r.peakInFlight()), Integer.toString(r.peakPgActive()), Integer.toString(r.peakOsThreads()),
                 Integer.toString(r.peakAdmissionQueued()), Long.toString(r.dbTimeouts()), Boolean.toString(r.clientLimited()), started, ended, loadAverage,
-                r.failure() == null ? "" : "\"" + r.failure().replace("\"", "'") + "\"");
+                r.failure() == null ? "" : "\"" + r.failure().replace("\"", "'") + "\"", RunResult.fixed(r.peakRssMb(), 1));
     }
 
     static DbBench.Row fromCsv(Map<String, String> c) {
@@ -52,7 +52,7 @@ final class DbReport {
                 Long.parseLong(c.get("refused")), Long.parseLong(c.get("errors")), number(c, "goodput_rps"), number(c, "ok_p50_ms"), number(c, "ok_p99_ms"),
                 number(c, "server_cpu_ms_per_ok"), number(c, "postgres_cpu_ms_per_ok"), number(c, "client_cpu_pct"), integer(c, "peak_jetty_queue"),
                 integer(c, "peak_db_pending"), integer(c, "peak_in_flight"), integer(c, "peak_postgres_active"), integer(c, "peak_os_threads"),
-                integer(c, "peak_admission_queued"), Long.parseLong(c.get("db_timeouts")), Boolean.parseBoolean(c.get("client_limited")), failure == null || failure.isEmpty() ? null : failure);
+                number(c, "peak_rss_mb"), integer(c, "peak_admission_queued"), Long.parseLong(c.get("db_timeouts")), Boolean.parseBoolean(c.get("client_limited")), failure == null || failure.isEmpty() ? null : failure);
     }
 
     private static int integer(Map<String, String> c, String column) {
@@ -95,7 +95,8 @@ final class DbReport {
                         + " wrk warm-up on `ms=0`, then oha for %d s: open loop at %.1f of the bound over %d connections (latency from each request's due"
                         + " time), or closed loop with %d clients. Goodput: 2xx answers per second. CPU: milliseconds per 2xx answer, the server JVM's and"
                         + " PostgreSQL's (every backend) apart. Peaks: the largest of the window's samples every %d ms: Jetty's queue, requests waiting for"
-                        + " a connection in the pool, requests in flight, PostgreSQL's active sessions, the server's OS threads.\n\n",
+                        + " a connection in the pool, requests in flight, PostgreSQL's active sessions, the server's OS threads; the server JVM's resident"
+                        + " memory at its highest (VmHWM, warm-up included; \"-\" in runs recorded before it was).\n\n",
                 setup.client().bodyStart(), DbBench.QUERY_MS, DbBench.QUERY_MS, setup.client().how, DbBench.DB_TIMEOUT_MS, setup.admission(), DbBench.QUERY_MS,
                 DbBench.WARMUP.toSeconds(), window.toSeconds(),
                 DbBench.OPEN_SHARE, DbBench.OPEN_CONNECTIONS, DbBench.CLOSED_CLIENTS, DbBench.SAMPLE_EVERY.toMillis()));
@@ -104,9 +105,9 @@ final class DbReport {
                 .append(DbBench.BUSY_PCT).append(" % of the machine, or an open loop that sent under 95 % of its rate). A cell of fewer than ")
                 .append(DECIDING_RUNS).append(" such runs, or from fewer than ").append(DECIDING_INVOCATIONS).append(" invocations, is a sketch.\n\n");
         md.append("| pool | db pool | load | runs (deciding / all) | standing | goodput / bound | 2xx p50 ms | 2xx p99 ms | 503 per s | server CPU ms | "
-                + "PostgreSQL CPU ms | peak Jetty queue | peak pool pending | peak PostgreSQL active | peak OS threads |"
+                + "PostgreSQL CPU ms | peak Jetty queue | peak pool pending | peak PostgreSQL active | peak OS threads | peak RSS MB |"
                 + (limited ? " peak admission queue |\n" : "\n"));
-        md.append("|---|--:|---|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|").append(limited ? "--:|\n" : "\n");
+        md.append("|---|--:|---|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|").append(limited ? "--:|\n" : "\n");
         Set<String> pools = new LinkedHashSet<>();
         Set<Integer> dbPools = new LinkedHashSet<>();
         Set<String> loads = new LinkedHashSet<>();
@@ -122,13 +123,13 @@ final class DbReport {
                     if (all.isEmpty()) continue;
                     List<DbBench.Row> deciding = all.stream().filter(r -> r.failure() == null && !r.clientLimited()).toList();
                     int invocations = (int) deciding.stream().mapToInt(DbBench.Row::invocation).distinct().count();
-                    md.append(String.format(Locale.ROOT, "| %s | %d | %s | %d / %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%s%n", pool, dbPool, load,
+                    md.append(String.format(Locale.ROOT, "| %s | %d | %s | %d / %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%s%n", pool, dbPool, load,
                             deciding.size(), all.size(), standing(deciding.size(), invocations), cell(deciding, r -> r.goodput() / r.bound(), 2),
                             cell(deciding, DbBench.Row::okP50Ms, 0), cell(deciding, DbBench.Row::okP99Ms, 0),
                             cell(deciding, r -> r.refused() / (double) window.toSeconds(), 0), cell(deciding, DbBench.Row::serverCpuMs, 2),
                             cell(deciding, DbBench.Row::pgCpuMs, 2), cell(deciding, DbBench.Row::peakJettyQueue, 0),
                             cell(deciding, DbBench.Row::peakDbPending, 0), cell(deciding, DbBench.Row::peakPgActive, 0),
-                            cell(deciding, DbBench.Row::peakOsThreads, 0), limited ? " " + cell(deciding, DbBench.Row::peakAdmissionQueued, 0) + " |" : ""));
+                            cell(deciding, DbBench.Row::peakOsThreads, 0), known(deciding, DbBench.Row::peakRssMb, 0), limited ? " " + cell(deciding, DbBench.Row::peakAdmissionQueued, 0) + " |" : ""));
                 }
             }
         }
@@ -191,6 +192,11 @@ final class DbReport {
 
     private static String cellName(DbBench.Row r) {
         return r.pool() + ", " + r.dbPool() + " conn.";
+    }
+
+    /** {@link #cell} over the runs that recorded the figure; "-" when none did. */
+    private static String known(List<DbBench.Row> rows, ToDoubleFunction<DbBench.Row> f, int decimals) {
+        return cell(rows.stream().filter(r -> !Double.isNaN(f.applyAsDouble(r))).toList(), f, decimals);
     }
 
     private static String cell(List<DbBench.Row> rows, ToDoubleFunction<DbBench.Row> f, int decimals) {

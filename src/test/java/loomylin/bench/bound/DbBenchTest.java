@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 class DbBenchTest {
     private static DbBench.Row row(int invocation, String pool, boolean clientLimited, double goodput) {
         return new DbBench.Row(invocation, 1, pool, 10, "closed 1000", 100, 0, 5000, (long) (goodput * 30), 4000, 0, goodput, 120.5, 990.0, 0.412,
-                0.205, 22.5, 0, 960, 1000, 10, 31, -1, 3900, clientLimited, null);
+                0.205, 22.5, 0, 960, 1000, 10, 31, 412.4, -1, 3900, clientLimited, null);
     }
 
     @Test
@@ -55,6 +55,18 @@ class DbBenchTest {
         assertTrue(md.contains("invocation 2 repeat 1 loom db pool 10 closed 1000: client-limited"), md);
         assertTrue(md.contains("provenance.json, provenance-2.json"), md);
         assertTrue(md.contains("`/db-blocking?ms=100`") && md.contains("HikariCP") && !md.contains("--max-in-flight"), md);
+        assertTrue(md.contains("| peak OS threads | peak RSS MB |") && md.contains("| 31 | 412 |"), "memory beside the threads: " + md);
+    }
+
+    /** A db.csv written before memory was recorded reads without it, and its cell says so with "-". */
+    @Test
+    void aRunRecordedBeforeMemoryReadsWithoutIt(@TempDir Path dir) throws Exception {
+        String header = DbReport.CSV_HEADER.replace(",peak_rss_mb", "");
+        String line = DbReport.csvLine(row(1, "loom", false, 97), "2026-11-26T11:00:00Z", "2026-11-26T11:00:40Z", "1.50");
+        DbBench.Row old = DbReport.fromCsv(loomylin.report.Csv.parse(header + "\n" + line.substring(0, line.lastIndexOf(',')) + "\n").get(0));
+        assertTrue(Double.isNaN(old.peakRssMb()), old.toString());
+        DbReport.write(dir, "# t\n\n", List.of(old), Duration.ofSeconds(30), DbBench.Setup.DEFAULT);
+        assertTrue(Files.readString(dir.resolve("db.md")).contains("| 31 | - |"), Files.readString(dir.resolve("db.md")));
     }
 
     @Test
@@ -113,8 +125,8 @@ class DbBenchTest {
             assertEquals("", r.get("failure"), r.toString());
             // 2 s windows are too short for /proc's 10 ms ticks to see PostgreSQL's few milliseconds: read, not zero-checked
             assertTrue(Double.parseDouble(r.get("postgres_cpu_ms_per_ok")) >= 0, "PostgreSQL's CPU is read: " + r);
-            assertTrue(Integer.parseInt(r.get("peak_os_threads")) > 0 && Integer.parseInt(r.get("peak_postgres_active")) > 0,
-                    "the window's peaks are sampled: " + r);
+            assertTrue(Integer.parseInt(r.get("peak_os_threads")) > 0 && Integer.parseInt(r.get("peak_postgres_active")) > 0
+                    && Double.parseDouble(r.get("peak_rss_mb")) > 0, "the window's peaks are sampled: " + r);
         }
         assertTrue(Long.parseLong(rows.get(0).get("ok")) > 0, "the open loop below the bound is answered: " + rows.get(0));
         assertTrue(Long.parseLong(rows.get(1).get("refused")) > 0 && Long.parseLong(rows.get(1).get("db_timeouts")) > 0,

@@ -39,6 +39,8 @@ class FlightRecordingTest {
         long here = s.pinnedAt().entrySet().stream().filter(e -> e.getKey().contains("ShortPin")).mapToLong(Map.Entry::getValue).sum();
         assertEquals(1, here, "the 2 ms pin in the class initialiser: " + s.pinnedAt());
         assertTrue(s.pinned() >= here && s.pinnedMs() > 0, "counted and timed: " + s);
+        assertTrue(s.pinnedAt().keySet().stream().filter(k -> k.contains("ShortPin")).noneMatch(k -> k.contains("$$Lambda")),
+                "a place reads the same in every JVM, without a lambda's generated class: " + s.pinnedAt());
 
         Path csv = dir.resolve(FlightRecording.CSV);
         FlightRecording.appendCsv(csv, "loom x c=1 wrk #1", dir.resolve("window.jfr"), s);
