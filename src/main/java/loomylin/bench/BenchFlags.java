@@ -42,7 +42,7 @@ public final class BenchFlags {
             new Flags.Flag("repeat", "K", null, "runs of every configuration, interleaved across pools (default: the preset's)"),
             new Flags.Flag("layers", "LAYER,LAYER,...", null, "floor: the layers to measure (bare-jetty, jetty+connector, bare-javalin, loomylin, loomylin+header-cache; default all)"),
             new Flags.Flag("carriers", "N", null, "the servers' virtual-thread carriers: -Djdk.virtualThreadScheduler.parallelism=N (and maxPoolSize at least N) on every server JVM the bench starts; default the JDK's, one per core. A JDK 21 remedy for pinning, measured in the jdk preset"),
-            new Flags.Flag("jfr", null, null, "record each server JVM's measured window with JDK Flight Recorder (DIR/jfr/*.jfr) and summarise GC pauses, pinned and unsubmitted virtual threads and CPU samples by thread group in DIR/jfr.csv and the report"),
+            new Flags.Flag("jfr", null, null, "record each server JVM's measured window with JDK Flight Recorder (DIR/jfr/*.jfr) and summarise GC pauses, pinned virtual threads (every pin, counted, timed and placed), unsubmitted ones and CPU samples by thread group in DIR/jfr.csv and the report; it costs server CPU, most on JDK 21"),
             new Flags.Flag("invocations", "N", null, "run the whole plan N times, each with its own backend JVM; a target whose invocations' medians differ by more than 10 % reads NOISE (default: the preset's)"),
             new Flags.Flag("client", "wrk|hey", null, "closed-loop load generator of every closed run (default: wrk, a window by the clock; hey sends a count and decides no target)"),
             new Flags.Flag("out", "DIR", "bench-results", "where results.csv, report.md, targets.csv and the charts go"),
