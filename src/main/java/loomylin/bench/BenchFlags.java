@@ -36,6 +36,7 @@ public final class BenchFlags {
             new Flags.Flag("db-pools", "N,N,...", null, "db only: the servers' database pool sizes (default " + loomylin.bench.bound.DbBench.DB_POOLS + ")"),
             new Flags.Flag("db-client", "jdbc|vertx", null, "db only: read through JDBC on the request's thread (/db-blocking, the default) or Vert.x's non-blocking client (/db-async)"),
             new Flags.Flag("max-in-flight", "N", null, "db only: every server admits N requests at once, the rest wait for a slot as long as for a connection, then 503 (default: no limit)"),
+            new Flags.Flag("max-in-flight-wait-ms", "MS", null, "db only, with --max-in-flight: how long a request waits for a slot before its 503 (default: as long as for a connection, 1000)"),
             new Flags.Flag("endpoints", "ROUTE[?QUERY],...", null, "endpoints to load, query kept, e.g. wait-blocking?ms=1000 (default: the preset's)"),
             new Flags.Flag("concurrency", "N,N,...", null, "concurrent clients, or open-loop connections, per run (default: the preset's)"),
             new Flags.Flag("rate", "R,R,...", null, "offer each configuration open-loop at these requests per second (oha, latency from the intended send time)"),

@@ -66,7 +66,7 @@ import loomylin.proc.ProcStat;
 public final class DbBench {
     public static final String NAME = "db";
     public static final Set<String> FLAGS = Set.of("preset", "pools", "db-pools", "duration", "repeat", "heap", "out", "timeout", "twin", "wrk", "oha",
-            "rerender", "java", "db-client", "max-in-flight", "help");
+            "rerender", "java", "db-client", "max-in-flight", "max-in-flight-wait-ms", "help");
     public static final List<String> POOLS = List.of("qtp:200", "loom");
     public static final List<Integer> DB_POOLS = List.of(10, 50);
     public static final int QUERY_MS = 100;
@@ -111,29 +111,32 @@ public final class DbBench {
 
     /**
      * What every server of one {@code --out} runs with besides its pools: the client behind the read, and
-     * {@code --max-in-flight} (0 = none, else waiting {@value #DB_TIMEOUT_MS} ms for a slot, as long as for a
-     * connection). The report says both, and {@code --rerender} reads them back from it.
+     * {@code --max-in-flight} (0 = none, else waiting {@code waitMs} for a slot, by default {@value #DB_TIMEOUT_MS} ms,
+     * as long as for a connection). The report says all three, and {@code --rerender} reads them back from it.
      */
-    record Setup(DbClient client, int maxInFlight) {
-        static final Setup DEFAULT = new Setup(DbClient.JDBC, 0);
-        private static final java.util.regex.Pattern LIMIT = java.util.regex.Pattern.compile("behind `--max-in-flight (\\d+) ");
+    record Setup(DbClient client, int maxInFlight, int waitMs) {
+        static final Setup DEFAULT = new Setup(DbClient.JDBC, 0, DB_TIMEOUT_MS);
+        private static final java.util.regex.Pattern LIMIT = java.util.regex.Pattern.compile("behind `--max-in-flight (\\d+) --max-in-flight-wait-ms (\\d+)`");
 
         /** The server flags it adds. */
         List<String> serverFlags() {
             return maxInFlight == 0 ? List.of()
-                    : List.of("--max-in-flight", Integer.toString(maxInFlight), "--max-in-flight-wait-ms", Integer.toString(DB_TIMEOUT_MS));
+                    : List.of("--max-in-flight", Integer.toString(maxInFlight), "--max-in-flight-wait-ms", Integer.toString(waitMs));
         }
 
         /** The report's sentence on admission, "" without it. */
         String admission() {
-            return maxInFlight == 0 ? "" : String.format(Locale.ROOT, " Every server runs behind `--max-in-flight %d --max-in-flight-wait-ms %d`:"
-                    + " %d requests at once, the rest wait for a slot as long as for a connection, then `503`.", maxInFlight, DB_TIMEOUT_MS, maxInFlight);
+            if (maxInFlight == 0) return "";
+            String wait = waitMs == DB_TIMEOUT_MS ? "as long as for a connection" : waitMs + " ms, where a connection is waited for " + DB_TIMEOUT_MS + " ms";
+            return String.format(Locale.ROOT, " Every server runs behind `--max-in-flight %d --max-in-flight-wait-ms %d`:"
+                    + " %d requests at once, the rest wait for a slot %s, then `503`.", maxInFlight, waitMs, maxInFlight, wait);
         }
 
         /** The setup a report written by {@link DbReport} was measured with. */
         static Setup ofReport(String md) {
             java.util.regex.Matcher m = LIMIT.matcher(md);
-            return new Setup(DbClient.ofReport(md), m.find() ? Integer.parseInt(m.group(1)) : 0);
+            return m.find() ? new Setup(DbClient.ofReport(md), Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)))
+                    : new Setup(DbClient.ofReport(md), 0, DB_TIMEOUT_MS);
         }
     }
 
@@ -149,7 +152,10 @@ public final class DbBench {
                     }, n)).toList();
             DbClient client = UsageError.parsing(DbClient::parse, flags.get("db-client") == null ? "jdbc" : flags.get("db-client"));
             int maxInFlight = flags.integer("max-in-flight", 0, 0, 100_000);
-            return new Options(RunFlags.read(flags, NAME, WINDOW, REPEAT, CLOSED_CLIENTS), pools, dbPools, new Setup(client, maxInFlight));
+            if (maxInFlight == 0 && flags.get("max-in-flight-wait-ms") != null)
+                throw new UsageError("--max-in-flight-wait-ms is how long a request waits for --max-in-flight's slot: give --max-in-flight N too");
+            int waitMs = flags.integer("max-in-flight-wait-ms", DB_TIMEOUT_MS, 0, 600_000);
+            return new Options(RunFlags.read(flags, NAME, WINDOW, REPEAT, CLOSED_CLIENTS), pools, dbPools, new Setup(client, maxInFlight, waitMs));
         }
     }
 

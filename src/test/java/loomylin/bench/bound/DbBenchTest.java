@@ -71,13 +71,26 @@ class DbBenchTest {
 
     @Test
     void theAsyncClientAndAnAdmissionLimitAreSaidAndReadBackByRerender(@TempDir Path dir) throws Exception {
-        DbBench.Setup setup = new DbBench.Setup(DbClient.VERTX, 10);
+        DbBench.Setup setup = new DbBench.Setup(DbClient.VERTX, 10, DbBench.DB_TIMEOUT_MS);
         String md = writeAndRerender(dir, List.of(row(1, "loom", false, 97)), setup);
         assertTrue(md.startsWith("# The connection pool as the bound: /db-async on PostgreSQL"), md);
         assertTrue(md.contains("`/db-async?ms=100`") && md.contains("Vert.x") && md.contains("behind `--max-in-flight 10 --max-in-flight-wait-ms 1000`"), md);
         assertEquals(setup, DbBench.Setup.ofReport(md));
         assertEquals(List.of("--max-in-flight", "10", "--max-in-flight-wait-ms", "1000"), setup.serverFlags());
         assertEquals(List.of(), DbBench.Setup.DEFAULT.serverFlags());
+    }
+
+    /** A shorter wait for the limit's slot than for a connection is said, passed to the servers and read back by --rerender. */
+    @Test
+    void aShorterWaitForTheLimitIsSaidAndReadBack(@TempDir Path dir) throws Exception {
+        DbBench.Setup setup = new DbBench.Setup(DbClient.JDBC, 10, 100);
+        String md = writeAndRerender(dir, List.of(row(1, "loom", false, 97)), setup);
+        assertTrue(md.contains("behind `--max-in-flight 10 --max-in-flight-wait-ms 100`") && md.contains("wait for a slot 100 ms, where a connection is waited for 1000 ms"), md);
+        assertEquals(setup, DbBench.Setup.ofReport(md));
+        assertEquals(List.of("--max-in-flight", "10", "--max-in-flight-wait-ms", "100"), setup.serverFlags());
+        DbBench.Options o = DbBench.Options.of(Flags.parse(new String[] {"--preset", "db", "--out", "x", "--max-in-flight", "10", "--max-in-flight-wait-ms", "100"},
+                BenchFlags.FLAGS, Map.of()));
+        assertEquals(setup, o.setup());
     }
 
     /** Writes db.md and db.png for {@code rows}, then --rerender from db.csv; asserts both write the same report and returns it. */
@@ -99,7 +112,8 @@ class DbBenchTest {
     void flagsItDoesNotReadAreRefusedInOneLine() {
         for (String[] args : List.of(new String[] {"--pools", "nope"}, new String[] {"--db-pools", "0"}, new String[] {"--db-pools", "x"},
                 new String[] {"--duration", "1500ms"}, new String[] {"--concurrency", "5"}, new String[] {"--db-client", "odbc"},
-                new String[] {"--max-in-flight", "-1"})) {
+                new String[] {"--max-in-flight", "-1"}, new String[] {"--max-in-flight-wait-ms", "100"},
+                new String[] {"--max-in-flight", "10", "--max-in-flight-wait-ms", "-1"})) {
             Flags flags = Flags.parse(java.util.stream.Stream.concat(java.util.stream.Stream.of("--preset", "db", "--out", "x"),
                     java.util.stream.Stream.of(args)).toArray(String[]::new), BenchFlags.FLAGS, Map.of());
             UsageError e = assertThrows(UsageError.class, () -> {
