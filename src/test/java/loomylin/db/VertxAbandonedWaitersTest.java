@@ -33,9 +33,13 @@ class VertxAbandonedWaitersTest {
         Javalin app = Twin.JAVA.start(Twin.options("loom").withDb(TestDatabase.options(1, DbOptions.TIMEOUT_MIN_MS)));
         String base = "http://127.0.0.1:" + app.port();
         try (HttpClient client = HttpClient.newHttpClient()) {
+            // Vert.x makes the pool's connection on first use; on a loaded machine that can outlast the 250 ms timeout, so make it first
+            await().atMost(Duration.ofSeconds(30)).until(() -> Http.get(base + "/db-async?id=1&ms=0").statusCode() == 200);
+            await().atMost(Duration.ofSeconds(10)).until(() -> figure(base, "dbAsyncPending") == 0);
             CompletableFuture<HttpResponse<String>> holder = client.sendAsync(HttpRequest.newBuilder(URI.create(base + "/db-async?id=1&ms=3000")).build(),
                     HttpResponse.BodyHandlers.ofString());
-            await().atMost(Duration.ofSeconds(5)).until(() -> figure(base, "dbAsyncActive") == 1);
+            await().atMost(Duration.ofSeconds(10)).failFast("the request meant to hold the connection ended", holder::isDone)
+                    .until(() -> figure(base, "dbAsyncActive") == 1);
             List<Integer> late = Http.concurrently(3, base + "/db-async?id=2&ms=0").stream().map(HttpResponse::statusCode).toList();
             assertEquals(List.of(503, 503, 503), late, "no connection came free within the pool's timeout");
             assertEquals(3, figure(base, "dbAsyncPending"), "every caller has its 503, and Vert.x still queues all three");
