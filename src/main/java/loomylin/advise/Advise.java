@@ -41,8 +41,9 @@ import loomylin.web.Limits;
  * {@code loomylin advise}: the user's own request, measured. The request ({@link Profile}: CPU, wait, body) is
  * simulated on {@code /mixed}, its CPU turned into SHA-256 iterations by a {@link Calibration}, and offered open
  * loop with oha at {@link Profile#rates}, on the user's platform pool ({@code qtp:THREADS}), on {@code loom} and on
- * {@link Shapes#PREFERRED}, {@code --runs} times each, interleaved; each run a fresh server JVM, a warm-up at its own
- * rate, an idle pause, then the measured window. Prints {@link AdvisePage} on stdout and writes it as advise.md, with advise.csv, advise.png and
+ * {@link Shapes#PREFERRED}, {@code --runs} times each, interleaved, in each of {@code --invocations} passes over the whole plan
+ * (each with its own backend); each run a fresh server JVM, a warm-up at its own rate, an idle pause, then the measured
+ * window. Prints {@link AdvisePage} on stdout and writes it as advise.md, with advise.csv, advise.png and
  * provenance.json, to {@code --out}; progress goes to stderr.
  */
 public final class Advise {
@@ -69,7 +70,8 @@ public final class Advise {
             new Flags.Flag("body-bytes", "N", "0", "response body bytes, read from a file as /mixed does"),
             new Flags.Flag("calls", "N", "0", "make the wait N consecutive downstream calls (to Loomylin's backend) instead of a sleep"),
             new Flags.Flag("window", "DURATION", "15s", "each measured window, e.g. 15s"),
-            new Flags.Flag("runs", "N", "2", "runs of each pool at each rate, interleaved; the page gives their medians"),
+            new Flags.Flag("runs", "N", "1", "runs of each pool at each rate in each invocation, interleaved; the page gives the medians over all"),
+            new Flags.Flag("invocations", "N", "2", "passes over the whole plan, one after the other, each with its own backend; a point decides only on runs from 2 or more"),
             new Flags.Flag("warmup", "DURATION", "5s", "each server's warm-up, at the rate of its window, before the window"),
             new Flags.Flag("out", "DIR", "advise-results", "where advise.md, advise.csv, advise.png and provenance.json go"),
             new Flags.Flag("twin", "java|kotlin", "java", "which implementation the servers run"),
@@ -89,7 +91,8 @@ public final class Advise {
                 offers it open loop at your rate, 1.5x and 2x (and a tenth past the lowest knee it predicts, when
                 that lies within 4x), on your platform pool (qtp:THREADS), on loom and on
                 """ + Shapes.PREFERRED + """
-                , --runs (2) fresh servers per pool and rate, each warmed up at its own rate. A rate past the cores
+                , a fresh server per pool and rate in each of --invocations (2) passes over the plan (--runs per pass),
+                each warmed up at its own rate; a point decides only on unmarked runs from 2 passes. A rate past the cores
                 is measured beside the rate they allow, and the page says where to cap admission. Prints one page:
                 per run the achieved rate, p50/p99, CPU per request (and less what the idle JVM spends), OS
                 threads, memory growth and errors; each pool's knee (Little's law, the CPU, measured); a verdict
@@ -117,12 +120,12 @@ public final class Advise {
      * The command's flags, read once: the request profile, the servers' java ({@code --java}; null = advise's own),
      * the windows, the servers' twin and heap, oha's timeout and binary, the client-limit rule and where results go.
      */
-    public record Options(Profile profile, String java, Duration window, Duration warmup, int runs, String twin, String heap, int timeoutS, int clientLimit,
-                          String oha, Path out) {
+    public record Options(Profile profile, String java, Duration window, Duration warmup, int runs, int invocations, String twin, String heap, int timeoutS,
+                          int clientLimit, String oha, Path out) {
         public static Options of(Flags flags) {
             return new Options(Profile.parse(flags.get("cpu-ms"), flags.get("wait-ms"), flags.get("rate"), flags.get("threads"), flags.get("body-bytes"),
                     flags.get("calls")), flags.get("java"), flags.duration("window", Duration.ofSeconds(1), Duration.ofMinutes(10)),
-                    flags.duration("warmup", Duration.ofSeconds(1), Duration.ofMinutes(5)), flags.integer("runs", 1, 10), flags.value("twin", Twin::parse).label(), flags.heap("heap", "512m"),
+                    flags.duration("warmup", Duration.ofSeconds(1), Duration.ofMinutes(5)), flags.integer("runs", 1, 10), flags.integer("invocations", 1, 5), flags.value("twin", Twin::parse).label(), flags.heap("heap", "512m"),
                     flags.integer("timeout", 1, 600), flags.integer("client-limit", 1, 100), flags.get("oha"), Path.of(flags.get("out")).toAbsolutePath());
         }
     }
@@ -148,7 +151,7 @@ public final class Advise {
         Path oha = ClientBinary.locate(Client.OHA, options.oha() == null ? null : Path.of(options.oha()));
         List<PoolKind> pools = pools(profile);
         List<Integer> rates = profile.rates(cores);
-        int total = pools.size() * rates.size() * options.runs();
+        int total = pools.size() * rates.size() * options.runs() * options.invocations();
         long estimateS = total * (window.toSeconds() + warmup.toSeconds() + IDLE.toSeconds() + OVERHEAD_S);
         Path dir = options.out();
         try {
@@ -164,35 +167,42 @@ public final class Advise {
                     Map.of("server", Provenance.ALL_CPUS, "client", Provenance.ALL_CPUS)).write(dir);
             List<AdvisePage.Run> runs = new ArrayList<>();
             List<RunResult> rows = new ArrayList<>();
-            ServerProcess backend = profile.usesBackend() ? startBackend(dir.resolve("backend.log")) : null;
-            URI backendUri = backend != null ? backend.uri("") : URI.create("http://" + ServerProcess.HOST + ":1"); // without calls /mixed calls nothing
-            try {
-                Progress bar = new Progress(total, progress);
-                StringBuilder csv = new StringBuilder(String.join(",", CSV_HEAD) + "," + String.join(",", RunResult.COLUMNS) + ",failure\n");
-                for (int rate : rates) { // every pool at one rate before the next rate, rounds interleaved: drift hits every pool alike
-                    for (int round = 1; round <= options.runs(); round++) {
-                        for (PoolKind pool : pools) {
-                            RunSpec spec = new RunSpec(pool, endpoint, profile.connections(cores), rate, Client.OHA, round);
-                            Files.writeString(log, "=== " + pool + " at " + rate + " req/s, run " + round + "\n", java.nio.file.StandardOpenOption.APPEND);
-                            AdvisePage.Run run = one(spec, round, twin, heap, oha, window, warmup, timeoutS, clientLimit, cores, log, backendUri);
-                            runs.add(run);
-                            String head = String.join(",", RunResult.fixed((double) rate / profile.rate(), 2), Integer.toString(round),
-                                    RunResult.fixed(run.idleCpuMsPerS(), 2), RunResult.fixed(run.netCpuMs(), 4));
-                            if (run.result() != null) {
-                                rows.add(run.result());
-                                csv.append(head).append(',').append(String.join(",", run.result().csvFields())).append(",\n");
-                                bar.done(runs.size(), run.result());
-                            } else {
-                                csv.append(head).append(',').append(pool).append(',').append(endpoint).append(",".repeat(RunResult.COLUMNS.size() - 2))
-                                        .append(",\"").append(run.failure().replace("\"", "'")).append("\"\n");
-                                progress.printf("[%d/%d] %s at %d req/s FAILED: %s%n", runs.size(), total, pool, rate, run.failure());
+            Progress bar = new Progress(total, progress);
+            StringBuilder csv = new StringBuilder(String.join(",", CSV_HEAD) + "," + String.join(",", RunResult.COLUMNS) + ",failure\n");
+            for (int invocation = 1; invocation <= options.invocations(); invocation++) {
+                if (options.invocations() > 1) progress.printf(Locale.ROOT, "advise: invocation %d of %d%n", invocation, options.invocations());
+                ServerProcess backend = profile.usesBackend() ? startBackend(dir.resolve("backend.log")) : null;
+                URI backendUri = backend != null ? backend.uri("") : URI.create("http://" + ServerProcess.HOST + ":1"); // without calls /mixed calls nothing
+                try {
+                    for (int rate : rates) { // every pool at one rate before the next rate, rounds interleaved: drift hits every pool alike
+                        for (int round = 1; round <= options.runs(); round++) {
+                            for (PoolKind pool : pools) {
+                                RunSpec spec = new RunSpec(pool, endpoint, profile.connections(cores), rate, Client.OHA, round);
+                                Files.writeString(log, "=== " + pool + " at " + rate + " req/s, invocation " + invocation + ", run " + round + "\n",
+                                        java.nio.file.StandardOpenOption.APPEND);
+                                AdvisePage.Run run = one(spec, invocation, round, twin, heap, oha, window, warmup, timeoutS, clientLimit, cores, log, backendUri);
+                                runs.add(run);
+                                String head = String.join(",", RunResult.fixed((double) rate / profile.rate(), 2), Integer.toString(round),
+                                        RunResult.fixed(run.idleCpuMsPerS(), 2), RunResult.fixed(run.netCpuMs(), 4));
+                                if (run.result() != null) {
+                                    rows.add(run.result());
+                                    csv.append(head).append(',').append(String.join(",", run.result().csvFields())).append(",\n");
+                                    bar.done(runs.size(), run.result());
+                                } else {
+                                    List<String> empty = new ArrayList<>(java.util.Collections.nCopies(RunResult.COLUMNS.size(), ""));
+                                    empty.set(0, pool.toString());
+                                    empty.set(1, endpoint.toString());
+                                    empty.set(RunResult.COLUMNS.indexOf("invocation"), Integer.toString(invocation));
+                                    csv.append(head).append(',').append(String.join(",", empty)).append(",\"").append(run.failure().replace("\"", "'")).append("\"\n");
+                                    progress.printf("[%d/%d] %s at %d req/s FAILED: %s%n", runs.size(), total, pool, rate, run.failure());
+                                }
+                                Files.writeString(dir.resolve(CSV), csv.toString());
                             }
-                            Files.writeString(dir.resolve(CSV), csv.toString());
                         }
                     }
+                } finally {
+                    if (backend != null) backend.close();
                 }
-            } finally {
-                if (backend != null) backend.close();
             }
             String chart = null;
             if (Charts.write(dir, endpoint, true, pools, rows)) {
@@ -223,10 +233,12 @@ public final class Advise {
      * anyway), then the window. oha runs by time in both (-z with -q), so a pool that falls behind costs no more
      * time than one that keeps up, and the window's answers are those inside it.
      */
-    private static AdvisePage.Run one(RunSpec spec, int round, String twin, String heap, Path oha, Duration window, Duration warmup, int timeoutS,
+    private static AdvisePage.Run one(RunSpec spec, int invocation, int round, String twin, String heap, Path oha, Duration window, Duration warmup, int timeoutS,
                                       int clientLimit, int cores, Path log, URI backend) throws IOException {
         ServerProcess server = null;
         double[] idle = {Double.NaN};
+        String started = RunResult.When.now();
+        String load1 = RunResult.When.load1Now();
         try {
             for (int attempt = 1; ; attempt++) {
                 server = ServerProcess.server(spec.pool().toString(), twin, heap, FreePort.pick(), backend, HopClientKind.URL, log);
@@ -246,9 +258,10 @@ public final class Advise {
                         return m;
                     },
                     (url, sampler) -> OhaRun.openWindow(oha, url, spec.rate(), window, spec.concurrency(), timeoutS, sampler).all());
-            return new AdvisePage.Run(spec.pool(), spec.rate(), round, r, null, idle[0]);
+            return new AdvisePage.Run(spec.pool(), spec.rate(), invocation, round, r.inInvocation(invocation).at(new RunResult.When(started, RunResult.When.now(), load1)),
+                    null, idle[0]);
         } catch (StartupFailure | IllegalArgumentException e) {
-            return new AdvisePage.Run(spec.pool(), spec.rate(), round, null, String.valueOf(e.getMessage()), Double.NaN);
+            return new AdvisePage.Run(spec.pool(), spec.rate(), invocation, round, null, String.valueOf(e.getMessage()), Double.NaN);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new StartupFailure("advise: interrupted");

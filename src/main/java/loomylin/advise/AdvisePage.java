@@ -18,12 +18,18 @@ public final class AdvisePage {
     }
 
     /**
-     * One run: round {@code round} at a point (a pool and an offered rate); {@code result} null when it failed, with
-     * {@code failure} saying why; {@code idleCpuMsPerS} what the same server spent idle just before its window.
+     * One run: round {@code round} of invocation {@code invocation} (from 1) at a point (a pool and an offered rate);
+     * {@code result} null when it failed, with {@code failure} saying why; {@code idleCpuMsPerS} what the same server
+     * spent idle just before its window.
      */
-    public record Run(PoolKind pool, int offered, int round, RunResult result, String failure, double idleCpuMsPerS) {
+    public record Run(PoolKind pool, int offered, int invocation, int round, RunResult result, String failure, double idleCpuMsPerS) {
         public Run(PoolKind pool, int offered, RunResult result, String failure) {
-            this(pool, offered, 1, result, failure, Double.NaN);
+            this(pool, offered, 1, 1, result, failure, Double.NaN);
+        }
+
+        /** Whether the run may decide: it measured something and the bench marks nothing in it. */
+        public boolean decides() {
+            return result != null && result.marks().isEmpty();
         }
 
         /** CPU ms per answer less what the idle JVM spends over as long: the request's own; NaN without an idle measurement. */
@@ -32,6 +38,9 @@ public final class AdvisePage {
             return (1000 * result.cpuS() - idleCpuMsPerS * result.durationS()) / result.ok();
         }
     }
+
+    /** A point decides only on unmarked runs from at least this many invocations. */
+    public static final int INVOCATIONS = 2;
 
     /** A rate is held when every request got a 2xx, at least this share of the offered rate was achieved, ... */
     public static final double ACHIEVED_SHARE = 0.95;
@@ -106,23 +115,25 @@ public final class AdvisePage {
         out.append(String.format(Locale.ROOT, "# advise: %s ms CPU + %d ms wait per request at %d req/s, on qtp:%d today%n%n",
                 Profile.fmt(p.cpuMs()), p.waitMs(), p.rate(), p.threads()));
         out.append(String.format(Locale.ROOT, "Simulated as `/%s` (%.0f SHA-256 iterations per ms of CPU on this machine%s), offered open loop with oha"
-                + " (latency from each request's intended send time) at %s req/s%s, %s, %d run(s) per pool and rate, a fresh server JVM per run; %d cores.%n%n",
+                + " (latency from each request's intended send time) at %s req/s%s, %s, %d run(s) per pool and rate from %d invocation(s), a fresh server JVM per run;"
+                + " %d cores.%n%n",
                 query, iterationsPerMs, p.usesBackend() ? "; the wait as " + p.calls() + " consecutive calls to Loomylin's backend, whose delays add up to it"
                         : "; the wait as a sleep", join(rates), p.overloaded(cores) ? String.format(Locale.ROOT, " (%d req/s is the rate the cores allow, %.0f %%"
                         + " of their estimated %.0f req/s for this request; yours is past it)", p.allowedRate(cores), 100 * Profile.ALLOWED_SHARE, p.capacity(cores)) : "",
-                windows, runs.stream().mapToInt(Run::round).max().orElse(0), cores));
+                windows, perPoint(runs), invocations(runs), cores));
         out.append("## Verdict\n\n").append(verdict(p, cores, pools, runs)).append("\n\n");
-        out.append("## Per pool\n\n| pool | offered req/s | run | achieved req/s | p50 ms | p99 ms | CPU ms/req | less idle | OS threads | memory growth MB | errors | held"
-                + " | marked |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        out.append("## Per pool\n\n| pool | offered req/s | invocation | run | achieved req/s | p50 ms | p99 ms | CPU ms/req | less idle | OS threads | memory growth MB | errors | held"
+                + " | marked |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (PoolKind pool : pools) {
             for (int rate : rates) {
                 for (Run run : all(runs, pool, rate)) {
                     RunResult r = run.result();
                     if (r == null) {
-                        out.append(String.format(Locale.ROOT, "| `%s` | %d | %d | failed: %s | | | | | | | | no | failed |%n", pool, rate, run.round(), run.failure().replace("|", "/")));
+                        out.append(String.format(Locale.ROOT, "| `%s` | %d | %d | %d | failed: %s | | | | | | | | no | failed |%n", pool, rate, run.invocation(), run.round(),
+                                run.failure().replace("|", "/")));
                         continue;
                     }
-                    out.append(String.format(Locale.ROOT, "| `%s` | %d | %d | %s | %s | %s | %s | %s | %s | %s | %d | %s | %s |%n", pool, rate, run.round(),
+                    out.append(String.format(Locale.ROOT, "| `%s` | %d | %d | %d | %s | %s | %s | %s | %s | %s | %s | %d | %s | %s |%n", pool, rate, run.invocation(), run.round(),
                             RunResult.fixed(r.rps(), 1), RunResult.fixed(r.p50Ms(), 1), RunResult.fixed(r.p99Ms(), 1), RunResult.fixed(r.cpuMsPerRequest(), 3),
                             RunResult.fixed(run.netCpuMs(), 3), RunResult.count(r.peakThreads()), RunResult.fixed(r.rssGrowthKb() / 1024.0, 1), r.errors(),
                             held(run, p) ? "yes" : "no", r.marks().isEmpty() ? "-" : String.join(", ", r.marks())));
@@ -133,9 +144,11 @@ public final class AdvisePage {
                 + " within %s ms (%.0fx the request's own %s ms, or that plus %.0f ms); a pool holds a rate when every run of it did. *Less idle* is the"
                 + " CPU per request less what the same server JVM spent idle just before the window (JIT, GC, timers), over as long: the request's own."
                 + " *Marked*: what keeps a run out of the bench's verdicts (too short, unsettled: its warm-up's slices did not agree or its window fell"
-                + " below them, client-limited); a pool's figures at a rate with a marked run read *undecided*. Every point here is one invocation's:"
-                + " the bench decides only on 3 runs from 2 invocations, so this page is a sketch of your profile, to confirm with a second run.%n%n",
-                ACHIEVED_SHARE * 100, RunResult.fixed(p99BoundMs(p), 0), P99_FACTOR, Profile.fmt(p.serviceS() * 1000), P99_SLACK_MS));
+                + " below them, client-limited); a pool's figures at a rate read *undecided* when a run of them failed or is marked, or when their"
+                + " runs come from fewer than %d invocations.%s%n%n",
+                ACHIEVED_SHARE * 100, RunResult.fixed(p99BoundMs(p), 0), P99_FACTOR, Profile.fmt(p.serviceS() * 1000), P99_SLACK_MS, INVOCATIONS,
+                invocations(runs) < INVOCATIONS ? " Every point here is one invocation's, so this page is a sketch of your profile, to confirm with"
+                        + " --invocations " + INVOCATIONS + "." : ""));
         out.append("## Knees\n\n| pool | Little's law | CPU limit | predicted | measured |\n|---|---|---|---|---|\n");
         for (PoolKind pool : pools) {
             double little = Profile.littleKnee(pool, p.serviceS());
@@ -246,6 +259,7 @@ public final class AdvisePage {
             List<String> parts = new ArrayList<>();
             double mineP99 = median(all(runs, mine, rate), r -> r.result().p99Ms());
             double mineCpu = median(all(runs, mine, rate), r -> r.result().cpuMsPerRequest());
+            boolean sameCount = pools.stream().mapToInt(pool -> all(runs, pool, rate).size()).distinct().count() == 1;
             for (PoolKind pool : pools) {
                 List<Run> point = all(runs, pool, rate);
                 double p99 = median(point, r -> r.result().p99Ms());
@@ -255,19 +269,36 @@ public final class AdvisePage {
                     continue;
                 }
                 String vs = pool.equals(mine) || Double.isNaN(mineP99) ? "" : String.format(Locale.ROOT, " (%.2fx and %.2fx yours)", p99 / mineP99, cpu / mineCpu);
-                parts.add(String.format(Locale.ROOT, "%s p99 %s ms and %s ms of CPU per request, %s less idle%s%s", pool, RunResult.fixed(p99, 1),
-                        RunResult.fixed(cpu, 3), RunResult.fixed(median(point, Run::netCpuMs), 3), vs, undecided(point)));
+                double net = median(point, Run::netCpuMs);
+                parts.add(String.format(Locale.ROOT, "%s p99 %s ms and %s ms of CPU per request%s%s%s%s", pool, RunResult.fixed(p99, 1),
+                        RunResult.fixed(cpu, 3), Double.isNaN(net) ? "" : ", " + RunResult.fixed(net, 3) + " less idle", vs,
+                        sameCount ? "" : " (" + point.size() + " run(s))", undecided(point)));
             }
             String label = rate == p.rate() ? "At your " + rate + " req/s" : "At " + rate + " req/s";
-            sentences.add(label + " (median of " + all(runs, mine, rate).size() + " run(s) each): " + String.join("; ", parts) + ".");
+            sentences.add(label + (sameCount ? " (median of " + all(runs, mine, rate).size() + " run(s) each): " : " (medians): ") + String.join("; ", parts) + ".");
         }
         return String.join(" ", sentences);
     }
 
-    /** ", undecided: N of M runs marked" when a run of the point failed or is marked; "" when every run may decide. */
+    /**
+     * ", undecided: N of M run(s) marked" when a run of the point failed or is marked, ", undecided: runs from one
+     * invocation" when its runs come from fewer than {@link #INVOCATIONS}; "" when the point decides.
+     */
     static String undecided(List<Run> point) {
-        long marked = point.stream().filter(r -> r.result() == null || !r.result().marks().isEmpty()).count();
-        return marked == 0 ? "" : String.format(Locale.ROOT, ", undecided: %d of %d run(s) marked", marked, point.size());
+        long marked = point.stream().filter(r -> !r.decides()).count();
+        if (marked > 0) return String.format(Locale.ROOT, ", undecided: %d of %d run(s) marked", marked, point.size());
+        return invocations(point) < INVOCATIONS ? ", undecided: runs from one invocation" : "";
+    }
+
+    /** How many invocations the runs come from. */
+    static int invocations(List<Run> runs) {
+        return (int) runs.stream().mapToInt(Run::invocation).distinct().count();
+    }
+
+    /** The most runs any point has. */
+    private static int perPoint(List<Run> runs) {
+        return runs.stream().collect(java.util.stream.Collectors.groupingBy(r -> r.pool() + "@" + r.offered(), java.util.stream.Collectors.counting()))
+                .values().stream().mapToInt(Long::intValue).max().orElse(0);
     }
 
     private static int firstNotHeld(PoolKind pool, List<Run> runs, Profile p) {

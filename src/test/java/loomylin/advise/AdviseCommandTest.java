@@ -1,6 +1,7 @@
 package loomylin.advise;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.awt.image.BufferedImage;
@@ -32,7 +33,7 @@ class AdviseCommandTest {
     @Test
     void aTinyRunPrintsThePageAndWritesItsCsvChartAndProvenance(@TempDir Path out) throws Exception {
         Tools.assumeOnPath("oha", "cargo install oha --version 1.16.0 --locked");
-        String[] args = {"--cpu-ms", "0.2", "--wait-ms", "5", "--rate", "20", "--threads", "10", "--window", "1s", "--warmup", "1s", "--runs", "1",
+        String[] args = {"--cpu-ms", "0.2", "--wait-ms", "5", "--rate", "20", "--threads", "10", "--window", "1s", "--warmup", "1s", "--runs", "1", "--invocations", "2",
                 "--out", out.toString()};
         ByteArrayOutputStream page = new ByteArrayOutputStream();
         ByteArrayOutputStream progress = new ByteArrayOutputStream();
@@ -46,10 +47,15 @@ class AdviseCommandTest {
             assertTrue(text.contains(section), section + " in:\n" + text);
         for (String pool : List.of("`qtp:10`", "`loom`", "`" + loomylin.bench.crossover.Shapes.PREFERRED + "`"))
             assertTrue(text.contains("| " + pool + " | 20 |") && text.contains("| " + pool + " | 40 |"), pool + " at 1x and 2x in:\n" + text);
-        assertTrue(progress.toString(StandardCharsets.UTF_8).contains("[9/9]"), "progress for every run: " + progress);
+        assertTrue(progress.toString(StandardCharsets.UTF_8).contains("[18/18]"), "progress for every run: " + progress);
+        assertTrue(text.contains("2 run(s) per pool and rate from 2 invocation(s)"), text);
 
         List<String> csv = Files.readAllLines(out.resolve(Advise.CSV));
-        assertEquals(1 + 9, csv.size(), "a header and a row per pool and rate: " + csv);
+        assertEquals(1 + 18, csv.size(), "a header and a row per pool, rate and invocation: " + csv);
+        int invocation = RunResult.COLUMNS.indexOf("invocation") + Advise.CSV_HEAD.size();
+        assertEquals(List.of("1", "2"), csv.subList(1, csv.size()).stream().map(row -> row.split(",", -1)[invocation]).distinct().toList(), "both invocations' rows");
+        int started = RunResult.COLUMNS.indexOf("started") + Advise.CSV_HEAD.size();
+        for (String row : csv.subList(1, csv.size())) assertFalse(row.split(",", -1)[started].isEmpty(), "every run records its start: " + row);
         int errors = RunResult.COLUMNS.indexOf("errors") + Advise.CSV_HEAD.size(); // after the multiple, run and idle columns
         for (String row : csv.subList(1, csv.size())) assertEquals("0", row.split(",", -1)[errors], "no errors at these tiny rates: " + row);
 

@@ -38,16 +38,42 @@ class AdvisePageTest {
         return List.of(run(pool, 300, 300, p99At300, 0), run(pool, 450, 450, p99At450, 0), run(pool, 600, 600, p99At600, 0));
     }
 
+    /** The run as invocation {@code invocation}'s. */
+    private static AdvisePage.Run in(int invocation, AdvisePage.Run r) {
+        return new AdvisePage.Run(r.pool(), r.offered(), invocation, 1, r.result(), r.failure(), r.idleCpuMsPerS());
+    }
+
+    /** Every point twice, once in each of two invocations. */
+    private static List<AdvisePage.Run> twice(List<AdvisePage.Run> runs) {
+        List<AdvisePage.Run> out = new ArrayList<>();
+        for (int invocation = 1; invocation <= 2; invocation++) for (AdvisePage.Run r : runs) out.add(in(invocation, r));
+        return out;
+    }
+
     @Test
     void aPoolsFiguresAtARateWithAMarkedRunReadUndecidedAndTheTableSaysWhy() {
-        List<AdvisePage.Run> runs = new ArrayList<>(every(MINE, 60, 60, 60));
-        runs.addAll(List.of(run(LOOM, 300, 300, 60, 0, 95, true), run(LOOM, 450, 450, 60, 0), run(LOOM, 600, 600, 60, 0)));
+        List<AdvisePage.Run> runs = new ArrayList<>(twice(every(MINE, 60, 60, 60)));
+        runs.addAll(twice(List.of(run(LOOM, 450, 450, 60, 0), run(LOOM, 600, 600, 60, 0))));
+        runs.addAll(List.of(in(1, run(LOOM, 300, 300, 60, 0, 95, true)), in(2, run(LOOM, 300, 300, 60, 0))));
         String figures = AdvisePage.figures(PROFILE, 2, POOLS, runs);
-        assertTrue(figures.contains("loom p99 60.0 ms") && figures.contains("yours), undecided: 1 of 1 run(s) marked"), figures);
+        assertTrue(figures.contains("loom p99 60.0 ms") && figures.contains("yours), undecided: 1 of 2 run(s) marked"), figures);
         assertEquals(1, figures.split("undecided").length - 1, "only loom at 300 req/s is marked: " + figures);
         String page = AdvisePage.render(PROFILE, "mixed?cpu=1&sleep=40&file=0", 5000, 2, POOLS, runs, "15s windows", "advise.png");
-        assertTrue(page.contains("| yes | client-limited |") && page.contains("| yes | - |"), page);
-        assertTrue(page.contains("this page is a sketch of your profile"), page);
+        assertTrue(page.contains("| `loom` | 300 | 1 | 1 | 300.0 |") && page.contains("| yes | client-limited |") && page.contains("| yes | - |"), page);
+        assertTrue(page.contains("2 run(s) per pool and rate from 2 invocation(s)"), page);
+        assertFalse(page.contains("sketch"), "two invocations are no sketch: " + page);
+    }
+
+    @Test
+    void aPointWhoseRunsComeFromOneInvocationReadsUndecidedAndThePageIsASketch() {
+        List<AdvisePage.Run> runs = new ArrayList<>(twice(every(MINE, 60, 60, 60)));
+        runs.addAll(every(LOOM, 60, 60, 60)); // loom's second invocation did not run
+        String figures = AdvisePage.figures(PROFILE, 2, POOLS, runs);
+        assertTrue(figures.startsWith("At your 300 req/s (medians): qtp:200 p99 60.0 ms and 2.500 ms of CPU per request (2 run(s));"
+                + " loom p99 60.0 ms and 2.500 ms of CPU per request (1.00x and 1.00x yours) (1 run(s)), undecided: runs from one invocation."), figures);
+        assertEquals(2, figures.split("undecided").length - 1, "loom at your rate and at the highest held: " + figures);
+        String sketch = AdvisePage.render(PROFILE, "mixed?cpu=1&sleep=40&file=0", 5000, 2, POOLS, every(MINE, 60, 60, 60), "15s windows", null);
+        assertTrue(sketch.contains("this page is a sketch of your profile, to confirm with --invocations 2"), sketch);
     }
 
     @Test
@@ -96,7 +122,7 @@ class AdvisePageTest {
 
     private static AdvisePage.Run round(PoolKind pool, int offered, int round, double p99Ms, double idleCpuMsPerS) {
         AdvisePage.Run r = run(pool, offered, offered, p99Ms, 0);
-        return new AdvisePage.Run(pool, offered, round, r.result(), null, idleCpuMsPerS);
+        return new AdvisePage.Run(pool, offered, round, 1, r.result(), null, idleCpuMsPerS); // round N in invocation N
     }
 
     @Test
