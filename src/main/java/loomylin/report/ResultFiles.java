@@ -1,5 +1,6 @@
 package loomylin.report;
 
+import loomylin.cli.Csv;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -2,6 +2,7 @@ package loomylin.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import loomylin.cli.Csv;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

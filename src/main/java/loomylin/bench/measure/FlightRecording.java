@@ -114,45 +114,7 @@ public final class FlightRecording {
      * A file written before a column was added has no value for it.
      */
     public static List<Map<String, String>> readCsv(Path csv) throws IOException {
-        List<Map<String, String>> rows = new ArrayList<>();
-        List<String> header = null;
-        for (List<String> fields : fields(csv)) {
-            if (header == null) {
-                header = fields;
-                continue;
-            }
-            Map<String, String> row = new LinkedHashMap<>();
-            for (int i = 0; i < Math.min(header.size(), fields.size()); i++) row.put(header.get(i), fields.get(i));
-            rows.add(row);
-        }
-        return rows;
-    }
-
-    private static List<List<String>> fields(Path csv) throws IOException {
-        List<List<String>> rows = new ArrayList<>();
-        if (!Files.exists(csv)) return rows;
-        for (String line : Files.readAllLines(csv)) {
-            List<String> fields = new ArrayList<>();
-            StringBuilder field = new StringBuilder();
-            boolean quoted = false;
-            for (int i = 0; i < line.length(); i++) {
-                char c = line.charAt(i);
-                if (quoted && c == '"' && i + 1 < line.length() && line.charAt(i + 1) == '"') {
-                    field.append('"');
-                    i++;
-                } else if (c == '"') {
-                    quoted = !quoted;
-                } else if (c == ',' && !quoted) {
-                    fields.add(field.toString());
-                    field.setLength(0);
-                } else {
-                    field.append(c);
-                }
-            }
-            fields.add(field.toString());
-            rows.add(fields);
-        }
-        return rows;
+        return Files.exists(csv) ? loomylin.cli.Csv.parse(Files.readString(csv)) : List.of();
     }
 
     private static String quote(String s) {

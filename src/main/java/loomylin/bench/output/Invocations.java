@@ -7,7 +7,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import loomylin.cli.UsageError;
-import loomylin.report.Csv;
+import loomylin.cli.Csv;
 
 /**
  * Invocations that add up: a bench that writes a row per run to one CSV may be run again with the same

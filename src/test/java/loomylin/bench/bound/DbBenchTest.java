@@ -33,7 +33,7 @@ class DbBenchTest {
     void aRowReadBackWritesTheSameLine() throws Exception {
         DbBench.Row r = row(2, "loom", false, 97.5);
         String line = DbReport.csvLine(r, "2026-11-26T11:00:00Z", "2026-11-26T11:00:40Z", "1.50");
-        List<Map<String, String>> parsed = loomylin.report.Csv.parse(DbReport.CSV_HEADER + "\n" + line + "\n");
+        List<Map<String, String>> parsed = loomylin.cli.Csv.parse(DbReport.CSV_HEADER + "\n" + line + "\n");
         assertEquals(line, DbReport.csvLine(DbReport.fromCsv(parsed.get(0)), "2026-11-26T11:00:00Z", "2026-11-26T11:00:40Z", "1.50"));
         assertEquals(List.of(DbReport.CSV_HEADER.split(",")).size(), line.split(",", -1).length);
     }
@@ -63,7 +63,7 @@ class DbBenchTest {
     void aRunRecordedBeforeMemoryReadsWithoutIt(@TempDir Path dir) throws Exception {
         String header = DbReport.CSV_HEADER.replace(",peak_rss_mb", "");
         String line = DbReport.csvLine(row(1, "loom", false, 97), "2026-11-26T11:00:00Z", "2026-11-26T11:00:40Z", "1.50");
-        DbBench.Row old = DbReport.fromCsv(loomylin.report.Csv.parse(header + "\n" + line.substring(0, line.lastIndexOf(',')) + "\n").get(0));
+        DbBench.Row old = DbReport.fromCsv(loomylin.cli.Csv.parse(header + "\n" + line.substring(0, line.lastIndexOf(',')) + "\n").get(0));
         assertTrue(Double.isNaN(old.peakRssMb()), old.toString());
         DbReport.write(dir, "# t\n\n", List.of(old), Duration.ofSeconds(30), DbBench.Setup.DEFAULT);
         assertTrue(Files.readString(dir.resolve("db.md")).contains("| 31 | - |"), Files.readString(dir.resolve("db.md")));

@@ -14,7 +14,7 @@ import loomylin.bench.crossover.Crossover.Role;
 import loomylin.bench.crossover.Crossover.Row;
 import loomylin.bench.crossover.CrossoverReport.Metric;
 import loomylin.jetty.PoolKind;
-import loomylin.report.Csv;
+import loomylin.cli.Csv;
 import org.junit.jupiter.api.Test;
 
 /** crossover.md from given rows: the settle gate, the client-limited exclusion, ratios of answers, the A/A noise line and the sweep's pick. */

@@ -11,7 +11,7 @@ import java.util.Map;
 import loomylin.bench.crossover.Floor.Layer;
 import loomylin.bench.crossover.Floor.Row;
 import loomylin.jetty.PoolKind;
-import loomylin.report.Csv;
+import loomylin.cli.Csv;
 import org.junit.jupiter.api.Test;
 
 /** floor.md from given rows: which runs decide, the steps per round, and the goal's verdict. */

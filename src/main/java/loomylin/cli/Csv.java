@@ -1,11 +1,11 @@
-package loomylin.report;
+package loomylin.cli;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** A CSV file with a header line, as the bench writes it: fields may be double-quoted, quotes doubled inside. */
+/** A CSV file with a header line, as the bench and its recordings write it: fields may be double-quoted, quotes doubled inside. */
 public final class Csv {
     private Csv() {
     }
@@ -24,7 +24,7 @@ public final class Csv {
         return rows;
     }
 
-    static List<List<String>> lines(String text) {
+    private static List<List<String>> lines(String text) {
         List<List<String>> lines = new ArrayList<>();
         List<String> fields = new ArrayList<>();
         StringBuilder field = new StringBuilder();
