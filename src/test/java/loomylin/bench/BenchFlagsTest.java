@@ -89,6 +89,14 @@ class BenchFlagsTest {
     }
 
     @Test
+    void aWindowDecidesForTheModesThePlanHasOnly() {
+        String[] closed = {"--pools", "loom", "--endpoints", "wait-blocking?ms=100", "--concurrency", "50", "--measure", "20"};
+        assertTrue(parse(closed).decides(), "20 s closed-loop windows decide, and there is no open-loop run to be too short");
+        String[] open = {"--pools", "loom", "--endpoints", "wait-blocking?ms=100", "--concurrency", "50", "--rate", "100", "--measure", "20"};
+        assertFalse(parse(open).decides(), "an open-loop window needs 30 s");
+    }
+
+    @Test
     void publishingPresetsMeasureDecidingWindows() {
         for (String preset : List.of("full", "latency", "scale", "hops")) assertTrue(parse("--preset", preset).decides(), preset);
     }

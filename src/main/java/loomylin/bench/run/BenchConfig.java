@@ -38,8 +38,13 @@ public record BenchConfig(String preset, List<RunSpec> runs, Path out, java.util
                 clientLimitPct, remote, hopClient, cpuSets, invocations, jfr, carriers);
     }
 
-    /** Whether this bench's windows are long enough to back a published result. */
+    /**
+     * Whether this bench's windows are long enough to back a published result: the closed-loop window when the plan
+     * has closed-loop runs, the open-loop window when it has open-loop runs.
+     */
     public boolean decides() {
-        return Windows.decide(measureS, openMeasureS);
+        boolean closed = runs.stream().anyMatch(r -> !r.open());
+        boolean open = runs.stream().anyMatch(RunSpec::open);
+        return Windows.decide(closed ? measureS : Windows.DECIDING_CLOSED_S, open ? openMeasureS : Windows.DECIDING_OPEN_S);
     }
 }
