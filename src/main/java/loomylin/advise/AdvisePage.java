@@ -355,8 +355,11 @@ public final class AdvisePage {
         for (Run run : runs) {
             RunResult r = run.result();
             if (r == null) continue;
-            String what = run.pool() + " at " + run.offered() + " req/s";
-            if (r.clientLimited())
+            String what = run.pool() + " at " + run.offered() + " req/s (invocation " + run.invocation() + ")";
+            if (r.clientLimited() && r.serverCpuPct() > r.clientCpuPct())
+                out.add(String.format(Locale.ROOT, "%s: the server used %.0f %% of all cores and oha %.0f %%: the machine was full, mostly with the"
+                        + " server's work, so this rate is at or past what the cores serve; the run decides nothing.", what, r.serverCpuPct(), r.clientCpuPct()));
+            else if (r.clientLimited())
                 out.add(String.format(Locale.ROOT, "%s: oha used %.0f %% of all cores and the server %.0f %%; the client, or the machine they share,"
                         + " may have been the limit, not the pool.", what, r.clientCpuPct(), r.serverCpuPct()));
             if (r.stealPct() >= STEAL_PCT)
