@@ -68,18 +68,6 @@ final class FrontPageBullets implements Renderer {
         }
     }
 
-    /** The bench's marks on {@code runs} that keep a bullet from quoting them ("" when none). */
-    static String marks(List<Run> runs) {
-        List<String> marks = new ArrayList<>();
-        long tooShort = runs.stream().filter(Run::tooShort).count();
-        long unsettled = runs.stream().filter(Run::unsettled).count();
-        long limited = runs.stream().filter(Run::clientLimited).count();
-        if (tooShort > 0) marks.add(tooShort + " too short");
-        if (unsettled > 0) marks.add(unsettled + " unsettled");
-        if (limited > 0) marks.add(limited + " client-limited");
-        return marks.isEmpty() ? "" : String.join(", ", marks) + " of " + runs.size() + " runs";
-    }
-
     static <T> T need(Optional<T> value, String what) {
         return value.orElseThrow(() -> new Missing("no " + what));
     }
@@ -105,7 +93,7 @@ final class FrontPageBullets implements Renderer {
         long inFile = runs.stream().map(Run::invocation).distinct().count();
         boolean enough = deciding.size() == runs.size() && inFile < MIN_INVOCATIONS
                 || deciding.size() >= MIN_RUNS && invocations >= MIN_INVOCATIONS;
-        if (!enough) throw new Missing(cell + ": " + marks(runs) + " marked; " + deciding.size() + " decide, from " + invocations + " invocation"
+        if (!enough) throw new Missing(cell + ": " + Run.marks(runs) + " marked; " + deciding.size() + " decide, from " + invocations + " invocation"
                 + (invocations == 1 ? "" : "s"));
         return deciding;
     }
@@ -168,7 +156,7 @@ final class FrontPageBullets implements Renderer {
     static Stats offered(List<Run> runs, String pool, String endpoint, int rate, String column) {
         List<Run> cell = Cells.open(runs, pool, endpoint, rate);
         if (cell.isEmpty()) throw new Missing("no " + pool + " " + endpoint + " offered " + rate + "/s in " + FULL + "/results.csv");
-        String marks = marks(cell);
+        String marks = Run.marks(cell);
         if (!marks.isEmpty()) throw new Missing("`" + pool + "` " + endpoint + " offered " + rate + "/s in " + FULL + "/results.csv: " + marks + " marked");
         return need(Cells.column(cell, column), pool + " " + column);
     }
@@ -208,7 +196,7 @@ final class FrontPageBullets implements Renderer {
         List<Run> collapsed = Cells.closed(page.files().runs(SCALE + "/results.csv"), "qtp:18500", ep, 18000);
         String at18k = collapsed.isEmpty() ? "" : "; with 18,000, " + part(() -> {
             String loom = Fmt.rateRange(need(Cells.column(closed(page, SCALE, "loom", ep, 18000), "rps"), "rps"));
-            String marks = marks(collapsed);
+            String marks = Run.marks(collapsed);
             if (marks.isEmpty()) return "it answered " + Fmt.rateRange(need(Cells.column(collapsed, "rps"), "rps")) + " req/s against `loom`'s " + loom;
             return "`loom` answered " + loom + " req/s, and no run of the platform pool decided (" + marks + ")";
         });

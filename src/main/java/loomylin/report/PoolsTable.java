@@ -9,7 +9,8 @@ import java.util.TreeSet;
 /**
  * {@code pools DIR ENDPOINT}: one endpoint's runs in DIR/results.csv with the pools side by side: a row per
  * concurrency (closed loop) or offered rate (open loop), a column per pool in the order the bench ran them;
- * each cell the median req/s with its range over the repeats, the median p99 and CPU per request.
+ * each cell the median req/s with its range over the repeats, the median p99 and CPU per request, and how many of
+ * its runs the bench marked (too short, unsettled, client-limited).
  */
 final class PoolsTable implements Renderer {
     @Override
@@ -103,6 +104,8 @@ final class PoolsTable implements Renderer {
         Cells.column(cell, "peak_threads").ifPresent(x -> s.append(", ").append(Fmt.count(x.median())).append(" threads"));
         long withErrors = cell.stream().filter(r -> r.number("errors") > 0).count();
         if (withErrors > 0) s.append(", errors in ").append(withErrors).append(" of ").append(cell.size()).append(" runs");
+        String marks = Run.marks(cell);
+        if (!marks.isEmpty()) s.append(", marked: ").append(marks);
         return s.toString();
     }
 }

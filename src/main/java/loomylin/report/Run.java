@@ -1,5 +1,6 @@
 package loomylin.report;
 
+import java.util.List;
 import java.util.Map;
 
 /** One row of a bench results.csv: one run of one configuration, read by column name. */
@@ -59,6 +60,18 @@ record Run(Map<String, String> row) {
     /** The bench marked the run client-limited: the load generator, not the server, may have set its rate. */
     boolean clientLimited() {
         return "true".equals(row.get("client_limited"));
+    }
+
+    /** The bench's marks on {@code runs}, counted: "1 unsettled, 2 client-limited of 4 runs"; "" when none is marked. */
+    static String marks(List<Run> runs) {
+        List<String> marks = new java.util.ArrayList<>();
+        long tooShort = runs.stream().filter(Run::tooShort).count();
+        long unsettled = runs.stream().filter(Run::unsettled).count();
+        long limited = runs.stream().filter(Run::clientLimited).count();
+        if (tooShort > 0) marks.add(tooShort + " too short");
+        if (unsettled > 0) marks.add(unsettled + " unsettled");
+        if (limited > 0) marks.add(limited + " client-limited");
+        return marks.isEmpty() ? "" : String.join(", ", marks) + " of " + runs.size() + " runs";
     }
 
     boolean has(String column) {

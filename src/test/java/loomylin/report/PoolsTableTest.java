@@ -1,0 +1,27 @@
+package loomylin.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** A pools table's cell says how many of its runs the bench marked, so that no reader takes a marked run for a deciding one. */
+class PoolsTableTest {
+    private static Run run(String settled, String clientLimited) {
+        return new Run(Map.of("pool", "loom", "endpoint", "e", "concurrency", "1000", "mode", "open", "offered_rps", "300", "rps", "299",
+                "p99_ms", "150", "settled", settled, "client_limited", clientLimited, "too_short", "false"));
+    }
+
+    @Test
+    void aCellCountsItsMarkedRuns() {
+        String cell = PoolsTable.cell(List.of(run("true", "false"), run("false", "true"), run("true", "true")));
+        assertEquals("299 req/s, p99 150 ms, marked: 1 unsettled, 2 client-limited of 3 runs", cell);
+    }
+
+    @Test
+    void aCellWithoutMarkedRunsSaysNothingOfMarks() {
+        assertFalse(PoolsTable.cell(List.of(run("true", "false"), run("true", "false"))).contains("marked"));
+    }
+}
