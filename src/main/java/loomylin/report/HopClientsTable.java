@@ -22,6 +22,7 @@ final class HopClientsTable implements Renderer {
         if (dirs.isEmpty()) throw new IllegalArgumentException("no result directory");
         StringBuilder out = new StringBuilder("| run | c | /hops-blocking req/s | CPU ms/req | p99 ms | /hops-async req/s | CPU ms/req | p99 ms | blocking/async req/s | CPU ratio | backend CPU ms/req, blocking / async |\n"
                 + "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|");
+        List<Run> shown = new java.util.ArrayList<>();
         for (String dir : dirs) {
             String file = dir + "/results.csv";
             List<Run> runs = page.files().runs(file);
@@ -31,6 +32,8 @@ final class HopClientsTable implements Renderer {
             for (int c : levels) {
                 List<Run> blocking = Cells.closed(runs, POOL, "hops-blocking", c);
                 List<Run> async = Cells.closed(runs, POOL, "hops-async", c);
+                shown.addAll(blocking);
+                shown.addAll(async);
                 out.append("\n| [").append(dir.substring(dir.lastIndexOf('/') + 1)).append("](").append(page.link(file)).append(") | ")
                         .append(Fmt.count(c)).append(" | ")
                         .append(half(blocking)).append(" | ").append(half(async)).append(" | ")
@@ -40,7 +43,7 @@ final class HopClientsTable implements Renderer {
             }
         }
         out.append("\n\n`").append(POOL).append("`; medians (min-max) of the runs (every repeat of every invocation); ratios per run, each over the one beside it;"
-                + " the backend's CPU per request is its JVM's, for the three calls (- where the file predates the column).");
+                + " the backend's CPU per request is its JVM's, for the three calls (- where the file predates the column). ").append(Run.marksNote(shown));
         return out.toString();
     }
 

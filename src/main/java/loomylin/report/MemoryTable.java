@@ -36,7 +36,8 @@ final class MemoryTable implements Renderer {
                     .append(Cells.column(cell, "peak_rss_kb").map(s -> Fmt.mb(s.median())).orElse("")).append(" | ")
                     .append(Cells.column(cell, "peak_threads").map(s -> Fmt.count(s.median())).orElse("")).append(" |");
         }
-        out.append("\n\nMB are MiB; medians (min-max) of the repeats at c=").append(Fmt.rate(c)).append(", from ").append(page.fileLink(file)).append('.');
+        out.append("\n\nMB are MiB; medians (min-max) of the repeats at c=").append(Fmt.rate(c)).append(", from ").append(page.fileLink(file)).append(". ")
+                .append(Run.marksNote(runs));
         return out.toString();
     }
 

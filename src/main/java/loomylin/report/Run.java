@@ -74,6 +74,12 @@ record Run(Map<String, String> row) {
         return marks.isEmpty() ? "" : String.join(", ", marks) + " of " + runs.size() + " runs";
     }
 
+    /** A table's note on the runs it shows: how many the bench marked, or that it marked none. */
+    static String marksNote(List<Run> runs) {
+        String marks = marks(runs);
+        return marks.isEmpty() ? "No run here is marked too short, unsettled or client-limited." : "Marked by the bench: " + marks + ".";
+    }
+
     boolean has(String column) {
         String v = row.get(column);
         return v != null && !v.isBlank();
