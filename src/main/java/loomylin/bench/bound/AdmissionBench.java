@@ -161,8 +161,8 @@ public final class AdmissionBench {
         String twin = run.twin();
         String heap = run.heap();
         int timeoutS = run.timeoutS();
-        Path wrk = run.wrk();
-        Path oha = run.oha();
+        Path wrk = run.wrk().locate();
+        Path oha = run.oha().locate();
         Path dir = run.dir();
         int cores = Runtime.getRuntime().availableProcessors();
         try {

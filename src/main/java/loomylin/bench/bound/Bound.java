@@ -122,7 +122,7 @@ public final class Bound {
     }
 
     /** The flags {@code --preset bound} reads, read once: the clients are those of the blocking, cpu and bodies loads. */
-    record Options(PresetOptions common, List<String> pools, List<Integer> clients, Duration duration, Path wrk) {
+    record Options(PresetOptions common, List<String> pools, List<Integer> clients, Duration duration, loomylin.bench.load.ClientTool wrk) {
         static Options of(Flags flags) {
             List<String> pools = PresetOptions.poolLabels(flags, POOLS);
             List<Integer> clients = concurrency(flags);
@@ -151,7 +151,7 @@ public final class Bound {
         String twin = o.common().twin();
         String heap = o.common().heap();
         int timeoutS = o.common().timeoutS();
-        Path wrk = o.wrk();
+        Path wrk = o.wrk().locate();
         Path dir = o.common().out();
         int cores = Runtime.getRuntime().availableProcessors();
         try {

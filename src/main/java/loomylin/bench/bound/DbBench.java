@@ -175,8 +175,8 @@ public final class DbBench {
         String twin = run.twin();
         String heap = run.heap();
         int timeoutS = run.timeoutS();
-        Path wrk = run.wrk();
-        Path oha = run.oha();
+        Path wrk = run.wrk().locate();
+        Path oha = run.oha().locate();
         Path dir = run.dir();
         int cores = Runtime.getRuntime().availableProcessors();
         int maxPool = dbPools.stream().mapToInt(Integer::intValue).max().orElse(10);

@@ -3,6 +3,7 @@ package loomylin.bench.bound;
 import java.nio.file.Path;
 import java.time.Duration;
 import loomylin.bench.load.Client;
+import loomylin.bench.load.ClientTool;
 import loomylin.bench.run.PresetOptions;
 import loomylin.cli.Flags;
 
@@ -11,7 +12,7 @@ import loomylin.cli.Flags;
  * read once: the window (whole seconds), repeats, wrk and oha, and {@link PresetOptions}; with the open-files
  * limit checked for the closed loop's clients.
  */
-record RunFlags(PresetOptions common, Duration window, int repeat, Path wrk, Path oha) {
+record RunFlags(PresetOptions common, Duration window, int repeat, ClientTool wrk, ClientTool oha) {
     static RunFlags read(Flags flags, String preset, Duration window, int repeat, int closedClients) {
         Duration w = Bound.wholeSeconds(flags, preset, window);
         int r = flags.integer("repeat", repeat, 1, 20);

@@ -16,6 +16,7 @@ import java.util.Set;
 import loomylin.bench.fibers.Calibration;
 import loomylin.bench.load.Client;
 import loomylin.bench.load.ClientBinary;
+import loomylin.bench.load.ClientTool;
 import loomylin.bench.output.Invocations;
 import loomylin.bench.output.Progress;
 import loomylin.bench.output.Provenance;
@@ -126,7 +127,7 @@ public final class Crossover {
 
     /** The runs' settings, read once from the bench's flags. */
     record Settings(List<Grid.Cell> cells, double share, Integer rate, List<PoolKind> virtual, int measureS, Duration slice, int repeat, String twin,
-                    String heap, int timeoutS, int clientLimitPct, Path oha, Path out) {
+                    String heap, int timeoutS, int clientLimitPct, ClientTool ohaTool, Path out) {
         static Settings of(Flags flags) {
             List<Grid.Cell> cells = new ArrayList<>();
             for (String c : flags.commaList("cells", Grid.CELLS.stream().map(Grid.Cell::label).toList())) {
@@ -155,7 +156,12 @@ public final class Crossover {
             int repeat = flags.get("repeat") == null ? REPEAT : flags.integer("repeat", 1, 20);
             return new Settings(cells, share, rate, virtual, measureS, slice, repeat, flags.value("twin", Twin::parse).label(), flags.heap("heap", HEAP),
                     flags.integer("timeout", 1, 600), flags.integer("client-limit", 1, 100),
-                    ClientBinary.locate(Client.OHA, flags.get("oha") == null ? null : Path.of(flags.get("oha"))), Path.of(flags.get("out")).toAbsolutePath());
+                    new ClientTool(Client.OHA, flags.get("oha") == null ? null : Path.of(flags.get("oha"))), Path.of(flags.get("out")).toAbsolutePath());
+        }
+
+        /** oha, found on the machine (a one-line usage error when it is not). */
+        Path oha() {
+            return ohaTool.locate();
         }
 
         int rateOf(Grid.Cell cell, int cores) {

@@ -116,7 +116,7 @@ public final class Floor {
 
     /** The flags {@code --preset floor} reads, read once; {@code oha} is null when only re-rendering. */
     record Options(PresetOptions common, boolean rerender, List<PoolKind> pools, List<Layer> layers, int rate, int connections, int measureS,
-                   int rounds, Duration slice, int clientLimit, boolean jfr, Path oha) {
+                   int rounds, Duration slice, int clientLimit, boolean jfr, loomylin.bench.load.ClientTool oha) {
         static Options of(Flags flags) {
             PresetOptions common = PresetOptions.of(flags, HEAP);
             boolean rerender = flags.on("rerender");
@@ -130,7 +130,7 @@ public final class Floor {
             return new Options(common, rerender, pools, layers, flags.integer("rate", RATE, 1, 1_000_000), flags.integer("concurrency", CONNECTIONS, 1, 10_000),
                     flags.integer("measure", MEASURE_S, 1, 600), flags.integer("repeat", REPEAT, 1, 20),
                     flags.duration("warmup", SLICE, Duration.ofSeconds(1), Duration.ofMinutes(1)), flags.integer("client-limit", 1, 100), flags.on("jfr"),
-                    rerender ? null : PresetOptions.client(flags, Client.OHA));
+                    PresetOptions.client(flags, Client.OHA));
         }
     }
 
@@ -155,7 +155,7 @@ public final class Floor {
         int timeoutS = o.common().timeoutS();
         int clientLimit = o.clientLimit();
         boolean jfr = o.jfr();
-        Path oha = o.oha();
+        Path oha = o.oha().locate();
         int cores = Runtime.getRuntime().availableProcessors();
         int total = rounds * pools.size() * layers.size();
         try {

@@ -120,7 +120,7 @@ public final class FibersExperiments {
     }
 
     /** The flags {@code --preset seed004} reads, read once; the durations are hey's whole seconds, such as 8s. */
-    record Options(PresetOptions common, List<String> pools, List<Integer> concurrency, String duration, String warmup, Path hey) {
+    record Options(PresetOptions common, List<String> pools, List<Integer> concurrency, String duration, String warmup, loomylin.bench.load.ClientTool hey) {
         static Options of(Flags flags) {
             List<String> pools = PresetOptions.poolLabels(flags, POOLS);
             List<Integer> concurrency = flags.commaList("concurrency", CONCURRENCY.stream().map(String::valueOf).toList()).stream().map(c -> {
@@ -145,7 +145,7 @@ public final class FibersExperiments {
         String twin = o.common().twin();
         String heap = o.common().heap();
         int timeoutS = o.common().timeoutS();
-        Path hey = o.hey();
+        Path hey = o.hey().locate();
         Path dir = o.common().out();
         int runs = EXPERIMENTS.size() * REQUEST_MS.size() * concurrency.size() * pools.size();
         long estimateS = estimateS(seconds(duration), seconds(warmup), concurrency.size() * pools.size());

@@ -4,7 +4,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import loomylin.bench.load.Client;
-import loomylin.bench.load.ClientBinary;
+import loomylin.bench.load.ClientTool;
 import loomylin.cli.Flags;
 import loomylin.cli.UsageError;
 import loomylin.jetty.PoolKind;
@@ -44,9 +44,9 @@ public record PresetOptions(String twin, String heap, int timeoutS, Path out) {
         return labels;
     }
 
-    /** The client binary {@code --oha}, {@code --wrk} or {@code --hey} names, else the one on PATH ({@link ClientBinary#locate}). */
-    public static Path client(Flags flags, Client client) {
+    /** The client binary {@code --oha}, {@code --wrk} or {@code --hey} names, else the one on PATH: found when a run starts ({@link ClientTool#locate}). */
+    public static ClientTool client(Flags flags, Client client) {
         String given = flags.get(client.label());
-        return ClientBinary.locate(client, given == null ? null : Path.of(given));
+        return new ClientTool(client, given == null ? null : Path.of(given));
     }
 }

@@ -32,8 +32,8 @@ class FloorOptionsTest {
         assertEquals(Duration.ofSeconds(3), env.slice());
         assertEquals(List.of(Floor.Layer.JETTY, Floor.Layer.JAVALIN), env.layers());
         assertEquals(7, Floor.Options.of(bench(Map.of("LOOMYLIN_RATE", "123"), "--rate", "7")).rate(), "the flag beats its variable");
-        assertNull(Floor.Options.of(Flags.parse(new String[] {"--preset", "floor", "--out", "x", "--rerender"}, BenchFlags.FLAGS, Map.of())).oha(),
-                "re-rendering needs no oha");
+        assertNull(Floor.Options.of(Flags.parse(new String[] {"--preset", "floor", "--out", "x", "--rerender"}, BenchFlags.FLAGS, Map.of())).oha().given(),
+                "reading the flags looks for no oha: re-rendering needs none");
     }
 
     @Test
