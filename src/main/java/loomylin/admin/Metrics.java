@@ -71,7 +71,7 @@ final class Metrics {
         System.arraycopy(RequestCounts.BUCKETS_SECONDS, 0, bounds, 0, RequestCounts.BUCKETS_SECONDS.length);
         bounds[bounds.length - 1] = Double.POSITIVE_INFINITY;
         GaugeSnapshot.Builder limit = GaugeSnapshot.builder().name("loomylin_pool_request_limit")
-                .help("Most requests the pool can run at once: a platform pool's threads minus those Jetty's acceptor and selector hold, or a VirtualThreadPool's task cap (unbounded virtual-thread pools have none)");
+                .help("Most requests the pool can run at once: a platform pool's maxThreads minus those Jetty's acceptor and selector hold, or a VirtualThreadPool's task cap (unbounded virtual-thread pools have none)");
         boolean anyLimit = false;
         GaugeSnapshot.Builder tasksRunning = GaugeSnapshot.builder().name("loomylin_pool_tasks_running")
                 .help("Tasks holding one of a capped VirtualThreadPool's permits (jetty-vtp:M, qtp-vtp:N:M)");

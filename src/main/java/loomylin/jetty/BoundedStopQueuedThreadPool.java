@@ -4,7 +4,7 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
  * A {@link QueuedThreadPool}, fixed ({@code qtp:N}) or growing from {@code minThreads} to {@code maxThreads}
- * ({@code qtp:MIN-MAX}, with Jetty's default idle timeout and reserved threads), whose stop takes at most
+ * ({@code qtp:MIN-MAX}, with Jetty's default idle timeout, eviction and reserved threads), whose stop takes at most
  * {@link JettySetup#POOL_STOP_TIMEOUT_MS}: by the time a server stops its pool, the server's graceful stop has
  * already given in-flight requests the grace ({@code --grace-ms}), so the pool only waits a moment before
  * interrupting what still runs. Jetty's {@code Server.doStop} sets the pool's stop timeout to at least 1000 ms

@@ -11,10 +11,11 @@ import java.util.regex.Pattern;
  *
  * <p>{@code qtp:N} is a fixed pool: all N threads start with it (Jetty's {@code minThreads} = {@code maxThreads}).
  * {@code qtp:MIN-MAX} grows: it starts MIN threads, starts another only when a task finds none idle, up to MAX,
- * and a thread above MIN that stays idle for Jetty's default idle timeout (60 s) ends. Everything else is Jetty's
- * default too, as for {@code qtp:N}: the reserved threads ({@code reservedThreads} -1, Jetty's heuristic; they
- * are idle threads of the pool, counted in its threads). So {@code qtp:8-200} is {@code new QueuedThreadPool()}'s
- * shape, and {@code qtp:200} a pool of 200 sized up front.
+ * and shrinks back towards MIN by Jetty's defaults: per idle timeout (60 s) at most one ({@code maxEvictCount} 1)
+ * thread that stayed idle that long ends. Everything else is Jetty's default too, as for {@code qtp:N}: the
+ * reserved threads ({@code reservedThreads} -1, Jetty's heuristic; they are idle threads of the pool, counted in
+ * its threads). So {@code qtp:8-200} is {@code new QueuedThreadPool()}'s shape, and {@code qtp:200} a pool of 200
+ * sized up front.
  *
  * <p>What a {@code VirtualThreadPool}'s cap ({@code jetty-vtp:M}, {@code qtp-vtp:N:M}; Jetty's
  * {@code setMaxThreads}, an alias of {@code setMaxConcurrentTasks}) limits, read in Jetty 12.1's source: the
@@ -151,7 +152,7 @@ public record PoolKind(Type type, int size, int cap, int min) {
     public String describe() {
         return switch (type) {
             case QTP -> grows()
-                    ? "Jetty QueuedThreadPool, " + min + " platform threads at start, growing to " + size + " (idle ones above " + min + " end after 60 s)"
+                    ? "Jetty QueuedThreadPool, " + min + " platform threads at start, growing to " + size + " (idle ones above " + min + " end, at most one per 60 s)"
                     : "Jetty QueuedThreadPool, " + size + " platform threads";
             case LOOM -> "LoomThreadPool, a virtual thread per request";
             case JETTY_VTP -> "Jetty VirtualThreadPool, " + (size == 0 ? "no task cap" : "at most " + size + " tasks");

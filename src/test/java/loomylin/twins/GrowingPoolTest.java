@@ -42,6 +42,8 @@ class GrowingPoolTest {
         assertEquals(jettys.getMaxThreads(), ours.getMaxThreads());
         assertEquals(jettys.getIdleTimeout(), ours.getIdleTimeout(), "Jetty's default idle timeout");
         assertEquals(60_000, ours.getIdleTimeout(), "the 60 s the docs and PoolKind.describe name");
+        assertEquals(jettys.getMaxEvictCount(), ours.getMaxEvictCount(), "Jetty's default shrinking: idle threads evicted per idle timeout");
+        assertEquals(1, ours.getMaxEvictCount(), "the one per 60 s the docs and PoolKind.describe name");
         assertEquals(jettys.getReservedThreads(), ours.getReservedThreads(), "Jetty's default reserved threads");
         assertEquals(jettys.getVirtualThreadsExecutor(), ours.getVirtualThreadsExecutor());
         QueuedThreadPool fixed = (QueuedThreadPool) create(twin, PoolKind.parse("qtp:200"));
