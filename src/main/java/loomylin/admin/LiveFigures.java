@@ -114,6 +114,8 @@ final class LiveFigures implements AutoCloseable {
         s.put("p50Ms", percentileMs(window, 0.50));
         s.put("p99Ms", percentileMs(window, 0.99));
         s.put("osThreads", pool.platformThreads());
+        s.put("minThreads", pool.minThreads() >= 0 ? pool.minThreads() : null);
+        s.put("maxThreads", pool.maxThreads() >= 0 ? pool.maxThreads() : null);
         s.put("busy", pool.busy());
         s.put("idle", pool.idle());
         s.put("queued", pool.queued());

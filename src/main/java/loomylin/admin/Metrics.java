@@ -28,7 +28,7 @@ import loomylin.jetty.RequestCounts;
  * and process metrics ({@code process_*} from {@code /proc/self}: CPU seconds, resident and virtual memory,
  * open file descriptors; {@code jvm_*}: threads, GC, memory) plus Loomylin's own, per server port:
  * {@code loomylin_requests_total} by status class, in flight and its high-water mark, a latency histogram,
- * the pool's threads by state and its queue, virtual threads started, a capped VirtualThreadPool's tasks running
+ * the pool's threads by state and its queue, a QueuedThreadPool's min and max threads, virtual threads started, a capped VirtualThreadPool's tasks running
  * and waiting for a permit, and the in-flight limit's admitted requests, queue, waits and refusals; and for
  * the process, OS threads by owner, the virtual-thread scheduler (carriers, virtual threads mounted and
  * waiting for a carrier, carrier utilisation) and pinned virtual threads ({@link PinnedThreads}).
@@ -71,13 +71,18 @@ final class Metrics {
         System.arraycopy(RequestCounts.BUCKETS_SECONDS, 0, bounds, 0, RequestCounts.BUCKETS_SECONDS.length);
         bounds[bounds.length - 1] = Double.POSITIVE_INFINITY;
         GaugeSnapshot.Builder limit = GaugeSnapshot.builder().name("loomylin_pool_request_limit")
-                .help("Most requests the pool can run at once: a platform pool's threads minus those Jetty's acceptor and selector hold, or a VirtualThreadPool's task cap (unbounded virtual-thread pools have none)");
+                .help("Most requests the pool can run at once: a platform pool's maxThreads minus those Jetty's acceptor and selector hold, or a VirtualThreadPool's task cap (unbounded virtual-thread pools have none)");
         boolean anyLimit = false;
         GaugeSnapshot.Builder tasksRunning = GaugeSnapshot.builder().name("loomylin_pool_tasks_running")
                 .help("Tasks holding one of a capped VirtualThreadPool's permits (jetty-vtp:M, qtp-vtp:N:M)");
         GaugeSnapshot.Builder tasksWaiting = GaugeSnapshot.builder().name("loomylin_pool_tasks_waiting")
                 .help("Tasks parked on their own virtual thread for a capped VirtualThreadPool's permit: requests, and on jetty-vtp:M also Jetty's own I/O tasks");
         boolean anyTasks = false;
+        GaugeSnapshot.Builder minThreads = GaugeSnapshot.builder().name("loomylin_pool_min_threads")
+                .help("A QueuedThreadPool's minThreads: the threads it starts with and keeps (MIN of qtp:MIN-MAX, all N of qtp:N)");
+        GaugeSnapshot.Builder maxThreads = GaugeSnapshot.builder().name("loomylin_pool_max_threads")
+                .help("A QueuedThreadPool's maxThreads: the most threads it grows to; loomylin_pool_threads{state=\"platform\"} is where it is now");
+        boolean anyBounds = false;
         GaugeSnapshot.Builder admissionLimit = GaugeSnapshot.builder().name("loomylin_admission_limit")
                 .help("--max-in-flight: the most requests the admission limit admits at once (servers with a limit only)");
         GaugeSnapshot.Builder admitted = GaugeSnapshot.builder().name("loomylin_admission_in_flight")
@@ -128,6 +133,11 @@ final class Metrics {
                 anyLimit = true;
                 limit.dataPoint(gauge(port, pool.requestLimit()));
             }
+            if (pool.maxThreads() >= 0) {
+                anyBounds = true;
+                minThreads.dataPoint(gauge(port, pool.minThreads()));
+                maxThreads.dataPoint(gauge(port, pool.maxThreads()));
+            }
             if (pool.tasksRunning() >= 0) {
                 anyTasks = true;
                 tasksRunning.dataPoint(gauge(port, pool.tasksRunning()));
@@ -172,6 +182,7 @@ final class Metrics {
         all.metricSnapshot(perServer("loomylin_pool_queued_tasks", "Tasks (requests) waiting in the pool's queue for a thread", servers, w -> w.poolFigures().queued()));
         if (anyStarted) all.metricSnapshot(started.build());
         if (anyLimit) all.metricSnapshot(limit.build());
+        if (anyBounds) all.metricSnapshot(minThreads.build()).metricSnapshot(maxThreads.build());
         if (anyTasks) all.metricSnapshot(tasksRunning.build()).metricSnapshot(tasksWaiting.build());
         if (anyAdmission) {
             all.metricSnapshot(admissionLimit.build()).metricSnapshot(admitted.build()).metricSnapshot(admissionQueued.build())

@@ -125,7 +125,10 @@ public record Profile(double cpuMs, int waitMs, int rate, int threads, int bodyB
         return (int) Math.max(MIN_CONNECTIONS, Math.ceil(4.0 * rates(cores).getLast() * serviceS()));
     }
 
-    /** Little's law's knee of a platform pool of {@code threads}: its request threads over a request's time; infinite without a thread cap. */
+    /**
+     * Little's law's knee of a platform pool of {@code threads}: its request threads over a request's time; infinite without a thread cap.
+     * A growing {@code qtp:MIN-MAX}'s knee is at MAX, its {@link PoolKind#size}.
+     */
     public static double littleKnee(PoolKind pool, double serviceS) {
         if (pool.type() != PoolKind.Type.QTP) return Double.POSITIVE_INFINITY;
         return (pool.size() - JettySetup.LOOP_THREADS) / serviceS;

@@ -18,7 +18,9 @@ public final class Pools {
 
     public static ThreadPool create(PoolKind kind, String name) {
         return switch (kind.type()) {
-            case QTP -> queued(kind.size(), name);
+            case QTP -> kind.grows()
+                    ? new BoundedStopQueuedThreadPool(kind.size(), kind.min(), name) // new QueuedThreadPool()'s shape: starts min, grows to max
+                    : queued(kind.size(), name);
             case LOOM -> {
                 LoomThreadPool pool = new LoomThreadPool(name, JettySetup.LOOP_THREADS);
                 pool.setStopTimeout(JettySetup.POOL_STOP_TIMEOUT_MS);
@@ -56,6 +58,7 @@ public final class Pools {
         f.put("threads", pool.getThreads());
         f.put("idleThreads", pool.getIdleThreads());
         if (pool instanceof QueuedThreadPool q) {
+            f.put("minThreads", q.getMinThreads());
             f.put("maxThreads", q.getMaxThreads());
             f.put("busyThreads", q.getBusyThreads());
             f.put("leasedThreads", q.getLeasedThreads());

@@ -61,7 +61,8 @@ public final class ServeFlags {
               java -jar loomylin.jar clients [flags]     nio/threads/virtual clients holding N connections (see: clients --help)
               java -jar loomylin.jar report [--check]    re-render the docs' result tables from gfx/results (see: report --help)
 
-            Pools (KIND): qtp:N     Jetty QueuedThreadPool of N platform threads
+            Pools (KIND): qtp:N     Jetty QueuedThreadPool of N platform threads, all started up front
+                          qtp:MIN-MAX  QueuedThreadPool that starts MIN platform threads and grows to MAX (qtp:8-200: new QueuedThreadPool())
                           loom      LoomThreadPool: a virtual thread per request, platform threads for Jetty's selector/acceptor
                           jetty-vtp Jetty's VirtualThreadPool, everything virtual (jetty-vtp:N caps concurrent tasks at N)
                           qtp-vt:N  QueuedThreadPool of N platform threads + an unbounded virtual-threads executor

@@ -68,11 +68,13 @@ final class PoolsTable implements Renderer {
         return 4;
     }
 
+    /** The number after a pool's last colon; a growing {@code qtp:MIN-MAX}'s MAX, so that it sorts beside {@code qtp:MAX}. */
     static long size(String pool) {
         int colon = pool.lastIndexOf(':');
         if (colon < 0) return 0;
+        String last = pool.substring(colon + 1);
         try {
-            return Long.parseLong(pool.substring(colon + 1));
+            return Long.parseLong(last.substring(last.indexOf('-') + 1));
         } catch (NumberFormatException e) {
             return 0;
         }

@@ -14,7 +14,11 @@ object Pools {
 
     @JvmStatic
     fun create(kind: PoolKind, name: String): ThreadPool = when (kind.type()) {
-        PoolKind.Type.QTP -> queued(kind.size(), name)
+        PoolKind.Type.QTP -> if (kind.grows()) {
+            BoundedStopQueuedThreadPool(kind.size(), kind.min(), name) // new QueuedThreadPool()'s shape: starts min, grows to max
+        } else {
+            queued(kind.size(), name)
+        }
         PoolKind.Type.LOOM -> LoomThreadPool(name, JettySetup.LOOP_THREADS).apply { stopTimeout = JettySetup.POOL_STOP_TIMEOUT_MS.toLong() }
         PoolKind.Type.JETTY_VTP -> VirtualThreadPool(kind.size()).apply { this.name = "$name-" } // 0: no cap on concurrent tasks; threads NAME-1, as a QueuedThreadPool's
         PoolKind.Type.QTP_VT -> queued(kind.size(), name).apply {
@@ -38,6 +42,7 @@ object Pools {
         put("idleThreads", pool.idleThreads)
         when (pool) {
             is QueuedThreadPool -> {
+                put("minThreads", pool.minThreads)
                 put("maxThreads", pool.maxThreads)
                 put("busyThreads", pool.busyThreads)
                 put("leasedThreads", pool.leasedThreads)

@@ -94,8 +94,11 @@ function says(s) {
   }
   if (s.requestLimit !== null) {
     const held = s.leased ? ` (Jetty's acceptor and selector hold ${s.leased} more)` : '';
+    // a growing QueuedThreadPool (qtp:MIN-MAX): the threads it holds now, between its bounds
+    const grows = s.minThreads !== null && s.minThreads < s.maxThreads
+      ? ` The pool holds ${s.osThreads} threads now: it starts ${s.minThreads} and grows to ${s.maxThreads}.` : '';
     return `${Math.min(s.inFlight, s.requestLimit)} of ${s.requestLimit} request threads serve requests${held}; `
-      + `${s.queued} request${s.queued === 1 ? '' : 's'} wait${s.queued === 1 ? 's' : ''} in the pool's queue.`;
+      + `${s.queued} request${s.queued === 1 ? '' : 's'} wait${s.queued === 1 ? 's' : ''} in the pool's queue.${grows}`;
   }
   return `${s.inFlight} request${s.inFlight === 1 ? '' : 's'} in flight, each on its own virtual thread; `
     + `the pool holds ${s.osThreads} OS thread${s.osThreads === 1 ? '' : 's'}, whatever the load.`;

@@ -9,6 +9,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -37,6 +38,7 @@ class CapacityMetricsTest {
     static Javalin limited;   // loom, --max-in-flight 2, queued requests wait up to 30 s
     static Javalin impatient; // loom, --max-in-flight 1, queued requests wait 200 ms
     static Javalin capped;    // qtp-vtp:8:2, no in-flight limit
+    static Javalin growing;   // qtp:8-200, new QueuedThreadPool()'s shape
     static AdminServer admin;
 
     @BeforeAll
@@ -44,10 +46,12 @@ class CapacityMetricsTest {
         limited = Twin.JAVA.start(limit(2, 30_000));
         impatient = Twin.JAVA.start(limit(1, 200));
         capped = Twin.JAVA.start(Twin.options("qtp-vtp:8:2"));
+        growing = Twin.JAVA.start(Twin.options("qtp:8-200"));
         AdminOptions options = AdminOptions.DEFAULTS.withHost("127.0.0.1").withPort(0)
                 .withServer(new Watched(limited.port(), "loom", limited.jettyServer().server()))
                 .withServer(new Watched(impatient.port(), "loom", impatient.jettyServer().server()))
-                .withServer(new Watched(capped.port(), "qtp-vtp:8:2", capped.jettyServer().server()));
+                .withServer(new Watched(capped.port(), "qtp-vtp:8:2", capped.jettyServer().server()))
+                .withServer(new Watched(growing.port(), "qtp:8-200", growing.jettyServer().server()));
         admin = AdminServer.start(options);
     }
 
@@ -59,7 +63,7 @@ class CapacityMetricsTest {
     @AfterAll
     static void stop() {
         admin.close();
-        Stops.stopAll(List.of(limited, impatient, capped));
+        Stops.stopAll(List.of(limited, impatient, capped, growing));
     }
 
     @Test
@@ -112,6 +116,37 @@ class CapacityMetricsTest {
             for (Future<HttpResponse<String>> a : answers) assertEquals(200, a.get().statusCode(), "waiting tasks run once a permit frees up");
         }
         assertEquals(0.0, scrape().series("loomylin_pool_tasks_waiting", "port", port, "pool", "qtp-vtp:8:2"));
+    }
+
+    @Test
+    void aGrowingPoolShowsItsBoundsAndTheThreadsItHoldsNowBetweenThem() throws Exception {
+        String port = String.valueOf(growing.port());
+        PrometheusText idle = scrape();
+        assertEquals(8.0, idle.series("loomylin_pool_min_threads", "port", port, "pool", "qtp:8-200"));
+        assertEquals(200.0, idle.series("loomylin_pool_max_threads", "port", port, "pool", "qtp:8-200"));
+        assertEquals(198.0, idle.series("loomylin_pool_request_limit", "port", port, "pool", "qtp:8-200"), "its most threads less the acceptor and selector");
+        assertTrue(idle.series("loomylin_pool_threads", "port", port, "pool", "qtp:8-200", "state", "platform") < 200, "not all 200 started");
+        int requests = 20;
+        try (ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<HttpResponse<String>>> answers = send(clients, requests, growing, "/wait-blocking?ms=" + SLEEP_MS);
+            // each waiting request holds a thread of its own, beside the acceptor's and the selector's
+            await().atMost(HOLD).until(() -> scrape().series("loomylin_pool_threads", "port", port, "pool", "qtp:8-200", "state", "platform") >= requests + 2);
+            Map<?, ?> live = liveServer(growing.port());
+            assertEquals(8, ((Number) live.get("minThreads")).intValue(), live.toString());
+            assertEquals(200, ((Number) live.get("maxThreads")).intValue(), live.toString());
+            assertTrue(((Number) live.get("osThreads")).intValue() > 8, live.toString());
+            for (Future<HttpResponse<String>> a : answers) assertEquals(200, a.get().statusCode());
+        }
+        assertTrue(scrape().series("loomylin_pool_threads", "port", port, "pool", "qtp:8-200", "state", "platform") <= 200);
+    }
+
+    /** /live's figures of the server on {@code port}. */
+    private static Map<?, ?> liveServer(int port) {
+        HttpResponse<String> r = Http.get("http://127.0.0.1:" + admin.port() + "/live");
+        assertEquals(200, r.statusCode(), r.body());
+        for (Object s : (List<?>) Http.field(r, "servers"))
+            if (s instanceof Map<?, ?> server && ((Number) server.get("port")).intValue() == port) return server;
+        throw new AssertionError("/live has no server on port " + port + ": " + r.body());
     }
 
     @Test

@@ -67,6 +67,9 @@ class MetricsEndpointTest {
         assertEquals(2.0, m.series("loomylin_pool_request_limit", "port", String.valueOf(qtp4.port()), "pool", "qtp:4"),
                 "qtp:4 less the acceptor and selector");
         assertEquals(4.0, m.series("loomylin_os_threads", "owner", "port " + qtp4.port()));
+        assertEquals(4.0, m.series("loomylin_pool_min_threads", "port", String.valueOf(qtp4.port()), "pool", "qtp:4"), "qtp:4 starts all 4");
+        assertEquals(4.0, m.series("loomylin_pool_max_threads", "port", String.valueOf(qtp4.port()), "pool", "qtp:4"));
+        assertTrue(m.value("loomylin_pool_max_threads", java.util.Map.of("pool", "loom")).isEmpty(), "loom has no QueuedThreadPool bounds");
         m.series("loomylin_pool_virtual_threads_started_total", "port", String.valueOf(limited.port()), "pool", "loom");
         assertTrue(m.series("loomylin_os_threads", "owner", "total") >= m.series("loomylin_os_threads", "owner", "jvm") + 4);
         for (String name : List.of("process_cpu_seconds_total", "process_resident_memory_bytes", "process_virtual_memory_bytes",

@@ -48,6 +48,7 @@ class ProfileTest {
     @Test
     void littlesLawKneeIsTheRequestThreadsOverTheRequestTime() {
         assertEquals(198 / 0.042, Profile.littleKnee(PoolKind.qtp(200), 0.042), 1e-9); // 2 threads leased by the connector
+        assertEquals(198 / 0.042, Profile.littleKnee(PoolKind.parse("qtp:8-200"), 0.042), 1e-9, "a growing pool's knee is at its most threads");
         assertTrue(Double.isInfinite(Profile.littleKnee(PoolKind.loom(), 0.042)));
     }
 

@@ -32,7 +32,7 @@ class CommandLineTest {
         try (ChildJvm c = ChildJvm.main("--help").start()) {
             assertEquals(0, c.exit(Duration.ofSeconds(20)));
             for (Flags.Flag f : ServeFlags.FLAGS) assertTrue(c.output().contains("--" + f.name()), "--help lacks --" + f.name());
-            for (String kind : new String[] {"qtp:N", "loom", "jetty-vtp", "qtp-vt:N", "qtp-vtp:N:M", "LOOMYLIN_POOLS", "bench", "backend"})
+            for (String kind : new String[] {"qtp:N", "qtp:MIN-MAX", "loom", "jetty-vtp", "qtp-vt:N", "qtp-vtp:N:M", "LOOMYLIN_POOLS", "bench", "backend"})
                 assertTrue(c.output().contains(kind), "--help lacks " + kind);
         }
         try (ChildJvm c = ChildJvm.main("backend", "--help").start()) {
@@ -47,6 +47,8 @@ class CommandLineTest {
             "--pools qtp          | pool 'qtp' needs a size",
             "--pools loom:3       | pool 'loom' takes no size",
             "--pools qtp:2        | pool size in 'qtp:2' must be from 3 to 20000 (Jetty keeps 2 for its acceptor and selector)",
+            "--pools qtp:9-8      | MIN in 'qtp:9-8' must be from 1 to 7, below MAX (a pool of 8 started up front is qtp:8)",
+            "--pools qtp:8-       | unknown pool 'qtp:8-', expected qtp:N",
             "--frobnicate         | unknown flag --frobnicate",
             "--port 99999         | --port must be a whole number from 0 to 65535, got '99999'",
             "--twin scala         | --twin must be java or kotlin",

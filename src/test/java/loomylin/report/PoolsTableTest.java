@@ -27,6 +27,13 @@ class PoolsTableTest {
     }
 
     @Test
+    void aGrowingPoolSortsBesideTheFixedPoolOfItsMost() {
+        List<String> pools = new java.util.ArrayList<>(List.of("loom", "qtp:8-200", "qtp:32", "qtp:200", "qtp-vtp:8:200"));
+        pools.sort(PoolsTable::comparePools);
+        assertEquals(List.of("qtp:32", "qtp:200", "qtp:8-200", "loom", "qtp-vtp:8:200"), pools);
+    }
+
+    @Test
     void aCellWithoutMarkedRunsSaysNothingOfMarks() {
         assertFalse(PoolsTable.cell(List.of(run("true", "false"), run("true", "false"))).contains("marked"));
     }

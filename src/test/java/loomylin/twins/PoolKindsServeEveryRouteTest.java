@@ -23,7 +23,7 @@ class PoolKindsServeEveryRouteTest {
     @RegisterExtension
     static final BackendExtension BACKEND = new BackendExtension(1, Backend.Fault.NONE);
 
-    static final List<String> KINDS = List.of("qtp:4", "qtp:32", "loom", "jetty-vtp", "jetty-vtp:200", "qtp-vt:8", "qtp-vtp:8:200");
+    static final List<String> KINDS = List.of("qtp:4", "qtp:32", "qtp:8-200", "loom", "jetty-vtp", "jetty-vtp:200", "qtp-vt:8", "qtp-vtp:8:200");
     static final List<String> ROUTES = List.of("/computational?iterations=1000", "/wait-blocking?ms=5", "/wait-async?ms=5",
             "/wait-locked?ms=5&lock=synchronized", "/wait-locked?ms=5&lock=reentrant", "/wait-locked?ms=5&lock=wait", "/wait-locked?ms=5&lock=synchronized&on=platform", "/hops-blocking?delay=1", "/hops-async?delay=1", "/mixed?cpu=100&sleep=1&file=1000", "/mixed-async?cpu=100&sleep=1&file=1000", "/db-blocking?ms=1", "/db-async?ms=1", "/pool");
 

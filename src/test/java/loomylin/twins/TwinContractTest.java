@@ -251,6 +251,31 @@ class TwinContractTest {
         assertEquals(List.copyOf(keys(pools.get(Twin.JAVA))), List.copyOf(keys(pools.get(Twin.KOTLIN))), "same field order");
     }
 
+    /** qtp:MIN-MAX's /pool in both twins: its bounds, the threads it holds now between them, the same fields in the same order. */
+    @Test
+    void aGrowingPoolReportsItsBoundsTheSameInBothTwins() {
+        Map<Twin, Map<?, ?>> pools = new LinkedHashMap<>();
+        List<Javalin> started = new java.util.ArrayList<>();
+        try {
+            for (Twin twin : Twin.values()) {
+                Javalin app = twin.start(Twin.options("qtp:8-200"));
+                started.add(app);
+                HttpResponse<String> r = Http.get("http://127.0.0.1:" + app.port() + "/pool");
+                assertEquals(200, r.statusCode());
+                Map<?, ?> json = (Map<?, ?>) Json.parse(r.body());
+                assertEquals("qtp:8-200", json.get("kind"), r.body());
+                assertEquals(8, ((Number) json.get("minThreads")).intValue(), r.body());
+                assertEquals(200, ((Number) json.get("maxThreads")).intValue(), r.body());
+                int threads = ((Number) json.get("threads")).intValue();
+                assertTrue(threads >= 8 && threads < 200, twin + " holds its threads between its bounds, not all 200: " + r.body());
+                pools.put(twin, json);
+            }
+        } finally {
+            Stops.stopAll(started);
+        }
+        assertEquals(List.copyOf(keys(pools.get(Twin.JAVA))), List.copyOf(keys(pools.get(Twin.KOTLIN))), "same fields in the same order");
+    }
+
     private static java.util.Set<String> keys(Map<?, ?> map) {
         java.util.Set<String> out = new java.util.LinkedHashSet<>();
         map.keySet().forEach(k -> out.add((String) k));

@@ -249,7 +249,7 @@ public final class Targets {
                 loom.get().spread(RunResult::rps).text(1) + " of " + RunResult.fixed(bound, 0) + " req/s", loom.get().describe(), invalid(loom.get()));
     }
 
-    /** Little's law: request threads / wait. Null-free: a pool without a thread limit has none (Infinity). */
+    /** Little's law: request threads / wait (a growing qtp:MIN-MAX's at MAX). Null-free: a pool without a thread limit has none (Infinity). */
     public static double predictedKnee(PoolKind pool, int ms) {
         if (pool.type() != PoolKind.Type.QTP) return Double.POSITIVE_INFINITY;
         return (pool.size() - JettySetup.LOOP_THREADS) * 1000.0 / ms;

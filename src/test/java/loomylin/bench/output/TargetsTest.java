@@ -163,6 +163,7 @@ class TargetsTest {
         assertEquals(List.of("P8 4000 PASS", "P8 110 PASS"), verdicts(Targets.p8(configs)));
         assertEquals("P9 0.967 PASS", verdicts(List.of(Targets.p9(configs))).get(0)); // 290 of Little's 300
         assertEquals(300.0, Targets.predictedKnee(PoolKind.qtp(32), 100));
+        assertEquals(300.0, Targets.predictedKnee(PoolKind.parse("qtp:4-32"), 100), "a growing pool's knee is at its most threads");
         assertTrue(Double.isInfinite(Targets.predictedKnee(PoolKind.loom(), 100)));
     }
 

@@ -37,6 +37,9 @@ class PresetOptionsTest {
         assertEquals(List.of(PoolKind.parse("loom"), PoolKind.parse("qtp:8")), PresetOptions.pools(bench(Map.of(), "--pools", "loom,qtp:8,loom"), List.of()));
         assertEquals(List.of("qtp:200"), PresetOptions.poolLabels(bench(Map.of("LOOMYLIN_POOLS", "qtp:200")), List.of("loom")));
         assertEquals(List.of("loom"), PresetOptions.poolLabels(bench(Map.of()), List.of("loom")));
+        assertEquals(List.of(PoolKind.parse("qtp:8-200"), PoolKind.parse("qtp:200")), PresetOptions.pools(bench(Map.of(), "--pools", "qtp:8-200,qtp:200"), List.of()),
+                "Jetty's new QueuedThreadPool() and a pool of 200 sized up front are two pools");
+        assertEquals(List.of("qtp:8-200", "loom"), PresetOptions.poolLabels(bench(Map.of(), "--pools", "qtp:8-200,loom"), List.of()));
     }
 
     @Test
@@ -46,6 +49,8 @@ class PresetOptionsTest {
                 () -> PresetOptions.of(bench(Map.of("LOOMYLIN_HEAP", "lots")), "1g"),
                 () -> PresetOptions.of(bench(Map.of(), "--twin", "scala"), "1g"),
                 () -> PresetOptions.pools(bench(Map.of(), "--pools", "qtp:x"), List.of()),
+                () -> PresetOptions.pools(bench(Map.of(), "--pools", "loom,qtp:9-8"), List.of()),
+                () -> PresetOptions.poolLabels(bench(Map.of(), "--pools", "qtp:0-5"), List.of("loom")),
                 () -> PresetOptions.poolLabels(bench(Map.of(), "--pools", ","), List.of("loom")),
                 () -> PresetOptions.client(bench(Map.of(), "--oha", "/no/such/oha"), Client.OHA));
         for (Runnable m : mistakes) {
