@@ -24,7 +24,7 @@ import loomylin.cli.UsageError;
  * JDK 21 and those that do not: a 100 ms blocking wait inside {@code synchronized}, the same handed to a platform
  * thread ({@code on=platform}), under a {@code ReentrantLock}, and with no lock ({@code /wait-locked},
  * {@code /wait-blocking}), on {@code loom}, Jetty's preferred shape and
- * Jetty's default {@code QueuedThreadPool} of 200. Each JDK is one plan of the bench (closed loop, windows that
+ * a fixed {@code QueuedThreadPool} of 200 threads (Jetty's default maximum, pre-started). Each JDK is one plan of the bench (closed loop, windows that
  * can decide, repeats interleaved, {@code --jfr} for the pins of every run, counted and timed) written to its own
  * directory with its own provenance; {@code jdk.md} sets the two side by side.
  */

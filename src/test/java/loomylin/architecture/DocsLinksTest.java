@@ -26,6 +26,8 @@ import org.junit.jupiter.api.Test;
  */
 class DocsLinksTest {
     static final int FRONT_PAGE_MAX_LINES = 250;
+    /** The front page from its title to the end of its decision guide: what a reader takes in first. */
+    static final int FRONT_PAGE_ANSWER_MAX_CHARS = 8_000;
     static final Pattern LINK = Pattern.compile("!?\\[(?:[^\\]\\[]|\\[[^\\]]*\\])*\\]\\(([^)\\s]+)\\)");
     static final Pattern HEADING = Pattern.compile("^#{1,6}\\s+(.*?)\\s*#*\\s*$");
 
@@ -45,6 +47,39 @@ class DocsLinksTest {
     void theFrontPageIsShort() throws IOException {
         long lines = Files.readAllLines(Path.of("README.md")).size();
         assertTrue(lines <= FRONT_PAGE_MAX_LINES, "README.md has " + lines + " lines, at most " + FRONT_PAGE_MAX_LINES);
+    }
+
+    /**
+     * The answer, its charts, its figures and the decision guide read in two minutes, and print no bookkeeping:
+     * a reading the bench did not decide says "not decided here" or is left to docs/results.md.
+     */
+    @Test
+    void theFrontPageAnswersShortAndQuotesOnlyDecidedReadings() throws IOException {
+        String answer = frontPageAnswer(Files.readString(Path.of("README.md")));
+        assertTrue(answer.length() <= FRONT_PAGE_ANSWER_MAX_CHARS, "README.md from its title to the end of its decision guide has "
+                + answer.length() + " characters, at most " + FRONT_PAGE_ANSWER_MAX_CHARS + ": move detail to docs/results.md");
+        assertFalse(answer.contains("not quoted"), "README.md's answer prints a reading it does not quote; say \"not decided here\" or leave it off");
+        assertTrue(answer.contains("!["), "README.md's answer shows no chart");
+    }
+
+    /** README.md from its start to the last row of the table under "## Decision guide". */
+    static String frontPageAnswer(String readme) {
+        int guide = readme.indexOf("\n## Decision guide");
+        assertTrue(guide >= 0, "README.md has no \"## Decision guide\"");
+        int table = readme.indexOf("\n|", guide);
+        assertTrue(table >= 0, "README.md's decision guide has no table");
+        int end = table + 1;
+        while (end < readme.length() && readme.startsWith("|", end)) {
+            int next = readme.indexOf('\n', end);
+            end = next < 0 ? readme.length() : next + 1;
+        }
+        return readme.substring(0, end).stripTrailing();
+    }
+
+    @Test
+    void theAnswerEndsWithTheDecisionGuide() {
+        String page = "# t\n\nanswer\n\n## Decision guide\n\n| a |\n|---|\n| b |\n\nafter\n";
+        assertEquals("# t\n\nanswer\n\n## Decision guide\n\n| a |\n|---|\n| b |", frontPageAnswer(page));
     }
 
     @Test

@@ -1,6 +1,7 @@
 package loomylin.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -30,6 +31,31 @@ class FrontPageBulletsTest {
         List<Run> oneInvocation = List.of(run(1, 1, true, false, false), run(1, 2, true, false, false), run(1, 3, true, false, false),
                 run(2, 1, false, true, true));
         assertThrows(FrontPageBullets.Missing.class, () -> FrontPageBullets.deciding(oneInvocation, "cell"));
+    }
+
+    @Test
+    void onTheFrontPageAFileOfOneInvocationDecidesNothing() {
+        List<Run> clean = List.of(run(1, 1, true, false, false), run(1, 2, true, false, false), run(1, 3, true, false, false));
+        FrontPageBullets.STRICT.set(true);
+        try {
+            assertThrows(FrontPageBullets.Missing.class, () -> FrontPageBullets.deciding(clean, "cell"));
+        } finally {
+            FrontPageBullets.STRICT.remove();
+        }
+        assertEquals(clean, FrontPageBullets.deciding(clean, "cell"));
+    }
+
+    /** The front page's bullets, from the committed files: decided readings only, no bookkeeping; the full list keeps it. */
+    @Test
+    void theFrontPagePrintsNoBookkeeping() {
+        Page readme = new Page(java.nio.file.Path.of("README.md"), new ResultFiles(java.nio.file.Path.of(".")));
+        String front = new FrontPageBullets().render(readme, List.of("front"));
+        for (String bookkeeping : List.of("not quoted", "no figure quoted", "runs marked", "invocation", "sketch", "one run"))
+            assertFalse(front.contains(bookkeeping), "the front page's bullets say \"" + bookkeeping + "\": " + front);
+        assertFalse(front.contains("Jetty's default `"), "qtp:200 is a fixed pool at Jetty's default maximum, not Jetty's default: " + front);
+        Page results = new Page(java.nio.file.Path.of("docs/results.md"), new ResultFiles(java.nio.file.Path.of(".")));
+        assertTrue(new FrontPageBullets().render(results, List.of("all")).contains("a sketch"), "the full list labels its sketches");
+        assertThrows(IllegalArgumentException.class, () -> new FrontPageBullets().render(readme, List.of()));
     }
 
     @Test

@@ -35,7 +35,7 @@ import loomylin.web.Limits;
  * {@link Grid.Cell} is offered one open-loop rate ({@link Grid#rate}, a share of what the machine is estimated to
  * serve of it). First, once per {@code --out}, a sweep: one run on each platform pool of {@link Grid#sweep}, from
  * which {@link CrossoverReport#best} picks the pool a user would size for that load. Then {@code --repeat} rounds,
- * interleaved, of the virtual-thread pools ({@code --pools}, default {@code loom}), Jetty's default {@code qtp:200}
+ * interleaved, of the virtual-thread pools ({@code --pools}, default {@code loom}), {@code qtp:200} (a fixed pool at Jetty's default maximum of threads, pre-started)
  * and the sweep's pick; each pool runs twice in an invocation, so that its two runs are an A/A pair from which the
  * report reads the noise. Every run is a {@link FixedLoad} run on a fresh server JVM. Invocations add up in one
  * {@code --out}; a later one reuses the sweep.
@@ -73,7 +73,7 @@ public final class Crossover {
         }
     }
 
-    /** Who a comparison run is: a virtual-thread pool under test, Jetty's default pool, or the sweep's pick. */
+    /** Who a comparison run is: a virtual-thread pool under test, {@code qtp:200} (a fixed pool at Jetty's default maximum), or the sweep's pick. */
     public enum Role {
         SWEEP("sweep"), VIRTUAL("virtual"), DEFAULT("default"), BEST("best");
 
@@ -89,7 +89,7 @@ public final class Crossover {
         }
     }
 
-    /** Jetty's default pool, what a user runs without choosing. */
+    /** {@code qtp:200}: a fixed pool at Jetty's default maximum of threads, pre-started; near what a user runs without choosing. */
     public static final PoolKind DEFAULT_POOL = PoolKind.qtp(200);
 
     /** One run: the cell, the load, who served it, what it measured; {@code failure} non-empty when it measured nothing. */

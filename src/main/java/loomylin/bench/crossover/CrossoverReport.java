@@ -104,7 +104,7 @@ public final class CrossoverReport {
         return pairs;
     }
 
-    /** The comparison runs of a cell that stand for {@code role}: the sweep's pick is Jetty's default pool's runs when the sweep picked it. */
+    /** The comparison runs of a cell that stand for {@code role}: the sweep's pick is {@code qtp:200}'s runs when the sweep picked it. */
     static List<Row> runs(List<Row> rows, Grid.Cell cell, Role role, PoolKind virtual) {
         List<Row> of = rows.stream().filter(r -> r.phase() == Phase.COMPARE && r.cell().equals(cell) && r.role() == role
                 && (role != Role.VIRTUAL || r.pool().equals(virtual))).toList();
@@ -148,8 +148,8 @@ public final class CrossoverReport {
                 + " pause (comparison runs), then the window. CPU per answer is the server JVM's CPU over the window over its answers. A run decides"
                 + " when it settled, answered at least %.0f %% of what was offered as fast as it was offered, had no error and the client was not the"
                 + " limit; the others are counted with their marks and left out of every figure. A sweep of platform pools picks, per cell, the"
-                + " cheapest deciding pool whose p99 is within %.1fx of the lowest (*best*); the comparison then runs the virtual-thread pools, Jetty's"
-                + " default `qtp:200` and the pick, twice per invocation.%n%n",
+                + " cheapest deciding pool whose p99 is within %.1fx of the lowest (*best*); the comparison then runs the virtual-thread pools,"
+                + " `qtp:200` (a fixed pool of 200 threads: Jetty's default maximum, pre-started) and the pick, twice per invocation.%n%n",
                 100 * FixedLoad.SETTLE_SHARE, FixedLoad.MIN_SLICES, FixedLoad.MAX_SLICES, 100 * FixedLoad.RATE_MET_SHARE, P99_SLACK));
         md.append(sentence(rows)).append("\n\n");
 
