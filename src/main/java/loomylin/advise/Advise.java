@@ -11,6 +11,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import loomylin.bench.measure.JvmCpu;
+import loomylin.bench.run.Warmth;
+import loomylin.bench.run.Warmup;
+import loomylin.proc.ProcReader;
 import loomylin.bench.crossover.FixedLoad;
 import loomylin.bench.crossover.Shapes;
 import loomylin.bench.fibers.Calibration;
@@ -54,8 +58,11 @@ public final class Advise {
     public static final Duration WARMUP = Duration.ofSeconds(5);
     /** Between a run's warm-up and its window, no load: the server JVM's CPU then is what it spends anyway. */
     public static final Duration IDLE = Duration.ofSeconds(3);
-    /** advise.csv's columns before {@link RunResult#COLUMNS}. */
-    static final List<String> CSV_HEAD = List.of("multiple", "run", "idle_cpu_ms_per_s", "net_cpu_ms_per_req");
+    /** advise.csv's columns before {@link RunResult#COLUMNS}: the rate's multiple, the run, the idle JVM's CPU, then {@link Warmth#COLUMNS}. */
+    static final List<String> CSV_HEAD = java.util.stream.Stream.concat(java.util.stream.Stream.of("multiple", "run", "idle_cpu_ms_per_s"),
+            Warmth.COLUMNS.stream()).toList();
+    /** The most warm-up slices before a window: at a few hundred requests a second the JIT needs about 30 s, and 12 slices of 5 s leave it twice that. */
+    public static final int MAX_WARMUP_SLICES = 12;
     /** Per run, beyond the warm-up and window: server start, settle, stop; for the estimate. */
     static final int OVERHEAD_S = 5;
     public static final String PAGE = "advise.md";
@@ -72,7 +79,7 @@ public final class Advise {
             new Flags.Flag("window", "DURATION", "15s", "each measured window, e.g. 15s"),
             new Flags.Flag("runs", "N", "1", "runs of each pool at each rate in each invocation, interleaved; the page gives the medians over all"),
             new Flags.Flag("invocations", "N", "2", "passes over the whole plan, one after the other, each with its own backend; a point decides only on runs from 2 or more"),
-            new Flags.Flag("warmup", "DURATION", "5s", "each server's warm-up, at the rate of its window, before the window"),
+            new Flags.Flag("warmup", "DURATION", "5s", "each warm-up slice, at the rate of its window: slices go on until the JIT is quiet and two cost the same"),
             new Flags.Flag("out", "DIR", "advise-results", "where advise.md, advise.csv, advise.png and provenance.json go"),
             new Flags.Flag("twin", "java|kotlin", "java", "which implementation the servers run"),
             new Flags.Flag("heap", "SIZE", "512m", "fixed heap of each server JVM"),
@@ -125,7 +132,7 @@ public final class Advise {
         public static Options of(Flags flags) {
             return new Options(Profile.parse(flags.get("cpu-ms"), flags.get("wait-ms"), flags.get("rate"), flags.get("threads"), flags.get("body-bytes"),
                     flags.get("calls")), flags.get("java"), flags.duration("window", Duration.ofSeconds(1), Duration.ofMinutes(10)),
-                    flags.duration("warmup", Duration.ofSeconds(1), Duration.ofMinutes(5)), flags.integer("runs", 1, 10), flags.integer("invocations", 1, 5), flags.value("twin", Twin::parse).label(), flags.heap("heap", "512m"),
+                    flags.duration("warmup", Duration.ofSeconds(1), Duration.ofMinutes(1)), flags.integer("runs", 1, 10), flags.integer("invocations", 1, 5), flags.value("twin", Twin::parse).label(), flags.heap("heap", "512m"),
                     flags.integer("timeout", 1, 600), flags.integer("client-limit", 1, 100), flags.get("oha"), Path.of(flags.get("out")).toAbsolutePath());
         }
     }
@@ -152,13 +159,14 @@ public final class Advise {
         List<PoolKind> pools = pools(profile);
         List<Integer> rates = profile.rates(cores);
         int total = pools.size() * rates.size() * options.runs() * options.invocations();
-        long estimateS = total * (window.toSeconds() + warmup.toSeconds() + IDLE.toSeconds() + OVERHEAD_S);
+        long estimateS = total * (window.toSeconds() + Warmup.MIN_SLICES * warmup.toSeconds() + IDLE.toSeconds() + OVERHEAD_S);
         Path dir = options.out();
         try {
             Files.createDirectories(dir);
             Path log = dir.resolve("servers.log");
             Files.writeString(log, "");
-            progress.printf(Locale.ROOT, "advise: %d runs (%s x %s req/s), about %s; calibrating /mixed's CPU work%n", total, pools, rates, Progress.clock(estimateS));
+            progress.printf(Locale.ROOT, "advise: %d runs (%s x %s req/s), at least %s (each warm-up lasts until the JIT is quiet); calibrating /mixed's CPU work%n",
+                    total, pools, rates, Progress.clock(estimateS));
             Calibration calibration = Calibration.measure();
             int iterations = (int) Math.min(Limits.CPU_MAX, Math.round(profile.cpuMs() * calibration.iterationsPerMs()));
             String query = profile.query(iterations);
@@ -183,7 +191,7 @@ public final class Advise {
                                 AdvisePage.Run run = one(spec, invocation, round, twin, heap, oha, window, warmup, timeoutS, clientLimit, cores, log, backendUri);
                                 runs.add(run);
                                 String head = String.join(",", RunResult.fixed((double) rate / profile.rate(), 2), Integer.toString(round),
-                                        RunResult.fixed(run.idleCpuMsPerS(), 2), RunResult.fixed(run.netCpuMs(), 4));
+                                        RunResult.fixed(run.idleCpuMsPerS(), 2)) + "," + String.join(",", run.warmth().csv(run.result() == null ? 0 : run.result().responses()));
                                 if (run.result() != null) {
                                     rows.add(run.result());
                                     csv.append(head).append(',').append(String.join(",", run.result().csvFields())).append(",\n");
@@ -237,6 +245,8 @@ public final class Advise {
                                       int clientLimit, int cores, Path log, URI backend) throws IOException {
         ServerProcess server = null;
         double[] idle = {Double.NaN};
+        Warmup.Result[] warmed = {null};
+        JvmCpu[] split = {JvmCpu.NONE};
         String started = RunResult.When.now();
         String load1 = RunResult.When.load1Now();
         try {
@@ -253,15 +263,24 @@ public final class Advise {
             ServerProcess measured = server;
             RunResult r = TimedRun.run(server, spec, twin, cores, clientLimit,
                     (url, sampler) -> {
-                        Measured m = OhaRun.openWindow(oha, url, spec.rate(), warmup, spec.concurrency(), timeoutS, null).all();
+                        Measured[] last = {null};
+                        warmed[0] = Warmup.run(ProcReader.SYSTEM, measured.pid(), MAX_WARMUP_SLICES, () -> {
+                            last[0] = OhaRun.openWindow(oha, url, spec.rate(), warmup, spec.concurrency(), timeoutS, null).all();
+                            return last[0].ok();
+                        });
                         idle[0] = idleCpuMsPerS(measured);
-                        return m;
+                        return last[0];
                     },
-                    (url, sampler) -> OhaRun.openWindow(oha, url, spec.rate(), window, spec.concurrency(), timeoutS, sampler).all());
+                    (url, sampler) -> {
+                        JvmCpu.Snapshot before = JvmCpu.snapshot(ProcReader.SYSTEM, measured.pid());
+                        Measured m = OhaRun.openWindow(oha, url, spec.rate(), window, spec.concurrency(), timeoutS, sampler).all();
+                        split[0] = JvmCpu.between(before, JvmCpu.snapshot(ProcReader.SYSTEM, measured.pid()));
+                        return m;
+                    });
             return new AdvisePage.Run(spec.pool(), spec.rate(), invocation, round, r.inInvocation(invocation).at(new RunResult.When(started, RunResult.When.now(), load1)),
-                    null, idle[0]);
+                    null, idle[0], Warmth.of(warmed[0], split[0]));
         } catch (StartupFailure | IllegalArgumentException e) {
-            return new AdvisePage.Run(spec.pool(), spec.rate(), invocation, round, null, String.valueOf(e.getMessage()), Double.NaN);
+            return new AdvisePage.Run(spec.pool(), spec.rate(), invocation, round, null, String.valueOf(e.getMessage()), Double.NaN, Warmth.NONE);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new StartupFailure("advise: interrupted");
@@ -288,6 +307,7 @@ public final class Advise {
 
     /** How the windows read on the page. */
     private static String windows(Duration window, Duration warmup) {
-        return Durations.go(window) + " windows after a " + Durations.go(warmup) + " warm-up at the window's own rate and " + Durations.go(IDLE) + " idle";
+        return Durations.go(window) + " windows after warm-up slices of " + Durations.go(warmup) + " at the window's own rate (until the JIT is quiet and"
+                + " two slices cost the same, at most " + MAX_WARMUP_SLICES + ") and " + Durations.go(IDLE) + " idle";
     }
 }

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import loomylin.bench.output.Spread;
 import loomylin.bench.run.RunResult;
+import loomylin.bench.run.Warmth;
 import loomylin.jetty.PoolKind;
 
 /**
@@ -20,22 +21,33 @@ public final class AdvisePage {
     /**
      * One run: round {@code round} of invocation {@code invocation} (from 1) at a point (a pool and an offered rate);
      * {@code result} null when it failed, with {@code failure} saying why; {@code idleCpuMsPerS} what the same server
-     * spent idle just before its window.
+     * spent idle just before its window; {@code warmth} whether its warm-up left the JIT quiet, and the window's CPU by thread.
      */
-    public record Run(PoolKind pool, int offered, int invocation, int round, RunResult result, String failure, double idleCpuMsPerS) {
+    public record Run(PoolKind pool, int offered, int invocation, int round, RunResult result, String failure, double idleCpuMsPerS, Warmth warmth) {
         public Run(PoolKind pool, int offered, RunResult result, String failure) {
-            this(pool, offered, 1, 1, result, failure, Double.NaN);
+            this(pool, offered, 1, 1, result, failure, Double.NaN, Warmth.NONE);
         }
 
-        /** Whether the run may decide: it measured something and the bench marks nothing in it. */
+        /** Whether the run may decide: it measured something and nothing marks it. */
         public boolean decides() {
-            return result != null && result.marks().isEmpty();
+            return result != null && marks().isEmpty();
         }
 
-        /** CPU ms per answer less what the idle JVM spends over as long: the request's own; NaN without an idle measurement. */
-        public double netCpuMs() {
-            if (result == null || result.ok() == 0 || Double.isNaN(idleCpuMsPerS)) return Double.NaN;
-            return (1000 * result.cpuS() - idleCpuMsPerS * result.durationS()) / result.ok();
+        /** What keeps the run out of a verdict: the bench's marks, and cold when its warm-up ended with the JIT busy. */
+        public List<String> marks() {
+            List<String> marks = new ArrayList<>(result == null ? List.of() : result.marks());
+            if (warmth.cold()) marks.addFirst("cold");
+            return marks;
+        }
+
+        /** The JIT's CPU over the window per answer, ms; NaN where not recorded. */
+        public double jitMs() {
+            return result == null ? Double.NaN : warmth.jitMsPer(result.responses());
+        }
+
+        /** The garbage collector's, likewise. */
+        public double gcMs() {
+            return result == null ? Double.NaN : warmth.gcMsPer(result.responses());
         }
     }
 
@@ -122,31 +134,34 @@ public final class AdvisePage {
                         + " of their estimated %.0f req/s for this request; yours is past it)", p.allowedRate(cores), 100 * Profile.ALLOWED_SHARE, p.capacity(cores)) : "",
                 windows, perPoint(runs), invocations(runs), cores));
         out.append("## Verdict\n\n").append(verdict(p, cores, pools, runs)).append("\n\n");
-        out.append("## Per pool\n\n| pool | offered req/s | invocation | run | achieved req/s | p50 ms | p99 ms | CPU ms/req | less idle | OS threads | memory growth MB | errors | held"
-                + " | marked |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        out.append("## Per pool\n\n| pool | offered req/s | invocation | run | achieved req/s | p50 ms | p99 ms | CPU ms/req | of it JIT | of it GC | OS threads | memory growth MB | errors"
+                + " | held | marked |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (PoolKind pool : pools) {
             for (int rate : rates) {
                 for (Run run : all(runs, pool, rate)) {
                     RunResult r = run.result();
                     if (r == null) {
-                        out.append(String.format(Locale.ROOT, "| `%s` | %d | %d | %d | failed: %s | | | | | | | | no | failed |%n", pool, rate, run.invocation(), run.round(),
+                        out.append(String.format(Locale.ROOT, "| `%s` | %d | %d | %d | failed: %s | | | | | | | | | no | failed |%n", pool, rate, run.invocation(), run.round(),
                                 run.failure().replace("|", "/")));
                         continue;
                     }
-                    out.append(String.format(Locale.ROOT, "| `%s` | %d | %d | %d | %s | %s | %s | %s | %s | %s | %s | %d | %s | %s |%n", pool, rate, run.invocation(), run.round(),
+                    out.append(String.format(Locale.ROOT, "| `%s` | %d | %d | %d | %s | %s | %s | %s | %s | %s | %s | %s | %d | %s | %s |%n", pool, rate, run.invocation(), run.round(),
                             RunResult.fixed(r.rps(), 1), RunResult.fixed(r.p50Ms(), 1), RunResult.fixed(r.p99Ms(), 1), RunResult.fixed(r.cpuMsPerRequest(), 3),
-                            RunResult.fixed(run.netCpuMs(), 3), RunResult.count(r.peakThreads()), RunResult.fixed(r.rssGrowthKb() / 1024.0, 1), r.errors(),
-                            held(run, p) ? "yes" : "no", r.marks().isEmpty() ? "-" : String.join(", ", r.marks())));
+                            RunResult.fixed(run.jitMs(), 3), RunResult.fixed(run.gcMs(), 3), RunResult.count(r.peakThreads()),
+                            RunResult.fixed(r.rssGrowthKb() / 1024.0, 1), r.errors(), held(run, p) ? "yes" : "no",
+                            run.marks().isEmpty() ? "-" : String.join(", ", run.marks())));
                 }
             }
         }
         out.append(String.format(Locale.ROOT, "%nA run held its rate when every request got a 2xx, at least %.0f %% of the rate was achieved and p99 stayed"
-                + " within %s ms (%.0fx the request's own %s ms, or that plus %.0f ms); a pool holds a rate when every run of it did. *Less idle* is the"
-                + " CPU per request less what the same server JVM spent idle just before the window (JIT, GC, timers), over as long: the request's own."
-                + " *Marked*: what keeps a run out of the bench's verdicts (too short, unsettled: its warm-up's slices did not agree or its window fell"
-                + " below them, client-limited); a pool's figures at a rate read *undecided* when a run of them failed or is marked, or when their"
+                + " within %s ms (%.0fx the request's own %s ms, or that plus %.0f ms); a pool holds a rate when every run of it did. *Of it JIT*"
+                + " and *of it GC*: the part of the CPU per request that the server JVM's compiler threads, and its garbage collector's threads with the"
+                + " VM thread, spent in the window (per-thread CPU from /proc). *Marked*: what keeps a run out of the verdicts (cold: its warm-up"
+                + " ended with the JIT's threads above %.0f %% of the server's CPU; too short; unsettled: its window's rate fell below its warm-up's;"
+                + " client-limited); a pool's figures at a rate read *undecided* when a run of them failed or is marked, or when their"
                 + " runs come from fewer than %d invocations.%s%n%n",
-                ACHIEVED_SHARE * 100, RunResult.fixed(p99BoundMs(p), 0), P99_FACTOR, Profile.fmt(p.serviceS() * 1000), P99_SLACK_MS, INVOCATIONS,
+                ACHIEVED_SHARE * 100, RunResult.fixed(p99BoundMs(p), 0), P99_FACTOR, Profile.fmt(p.serviceS() * 1000), P99_SLACK_MS,
+                100 * loomylin.bench.run.Warmup.QUIET_SHARE, INVOCATIONS,
                 invocations(runs) < INVOCATIONS ? " Every point here is one invocation's, so this page is a sketch of your profile, to confirm with"
                         + " --invocations " + INVOCATIONS + "." : ""));
         out.append("## Knees\n\n| pool | Little's law | CPU limit | predicted | measured |\n|---|---|---|---|---|\n");
@@ -269,9 +284,9 @@ public final class AdvisePage {
                     continue;
                 }
                 String vs = pool.equals(mine) || Double.isNaN(mineP99) ? "" : String.format(Locale.ROOT, " (%.2fx and %.2fx yours)", p99 / mineP99, cpu / mineCpu);
-                double net = median(point, Run::netCpuMs);
+                double jit = median(point, Run::jitMs);
                 parts.add(String.format(Locale.ROOT, "%s p99 %s ms and %s ms of CPU per request%s%s%s%s", pool, RunResult.fixed(p99, 1),
-                        RunResult.fixed(cpu, 3), Double.isNaN(net) ? "" : ", " + RunResult.fixed(net, 3) + " less idle", vs,
+                        RunResult.fixed(cpu, 3), Double.isNaN(jit) ? "" : " (" + RunResult.fixed(jit, 3) + " of it the JIT's)", vs,
                         sameCount ? "" : " (" + point.size() + " run(s))", undecided(point)));
             }
             String label = rate == p.rate() ? "At your " + rate + " req/s" : "At " + rate + " req/s";

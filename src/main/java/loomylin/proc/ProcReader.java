@@ -1,8 +1,12 @@
 package loomylin.proc;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /** Reads a process's stat and status files, and the machine's stat, under a proc root: /proc, or a directory of recorded samples in tests. */
 public final class ProcReader {
@@ -22,6 +26,28 @@ public final class ProcReader {
     /** Empty once the process is gone, or where there is no /proc. */
     public Optional<ProcStatus> status(long pid) {
         return read(pid, "status").map(ProcStatus::parse);
+    }
+
+    /**
+     * Each of a process's threads as {@code /proc/<pid>/task/<tid>/stat} gives it: its name (the kernel's 15
+     * characters) in {@link ProcStat#command()} and its own CPU time in {@link ProcStat#cpuTicks()}. A thread that
+     * ends while they are read is left out; empty once the process is gone.
+     */
+    public List<ProcStat> threads(long pid) {
+        Path tasks = root.resolve(Long.toString(pid)).resolve("task");
+        List<ProcStat> threads = new ArrayList<>();
+        try (Stream<Path> ids = Files.list(tasks)) {
+            for (Path task : ids.toList()) {
+                try {
+                    threads.add(ProcStat.parse(ProcFile.read(task.resolve("stat"))));
+                } catch (IOException | IllegalArgumentException gone) {
+                    // ended between the listing and the read
+                }
+            }
+        } catch (IOException gone) {
+            return List.of();
+        }
+        return threads;
     }
 
     /** The machine's CPU times; empty where there is no /proc/stat. */

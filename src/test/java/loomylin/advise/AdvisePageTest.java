@@ -11,6 +11,8 @@ import loomylin.bench.measure.Measured;
 import loomylin.bench.run.Endpoint;
 import loomylin.bench.run.RunResult;
 import loomylin.bench.run.RunSpec;
+import loomylin.bench.measure.JvmCpu;
+import loomylin.bench.run.Warmth;
 import loomylin.jetty.PoolKind;
 import org.junit.jupiter.api.Test;
 
@@ -40,7 +42,7 @@ class AdvisePageTest {
 
     /** The run as invocation {@code invocation}'s. */
     private static AdvisePage.Run in(int invocation, AdvisePage.Run r) {
-        return new AdvisePage.Run(r.pool(), r.offered(), invocation, 1, r.result(), r.failure(), r.idleCpuMsPerS());
+        return new AdvisePage.Run(r.pool(), r.offered(), invocation, 1, r.result(), r.failure(), r.idleCpuMsPerS(), r.warmth());
     }
 
     /** Every point twice, once in each of two invocations. */
@@ -122,7 +124,7 @@ class AdvisePageTest {
 
     private static AdvisePage.Run round(PoolKind pool, int offered, int round, double p99Ms, double idleCpuMsPerS) {
         AdvisePage.Run r = run(pool, offered, offered, p99Ms, 0);
-        return new AdvisePage.Run(pool, offered, round, 1, r.result(), null, idleCpuMsPerS); // round N in invocation N
+        return new AdvisePage.Run(pool, offered, round, 1, r.result(), null, idleCpuMsPerS, Warmth.NONE); // round N in invocation N
     }
 
     @Test
@@ -135,12 +137,22 @@ class AdvisePageTest {
         assertEquals("at 300 req/s: achieved 300.0, p99 70.0 ms", AdvisePage.at(MINE, runs, 300));
     }
 
+    /** A run whose warm-up ended with the JIT busy is marked cold, decides nothing, and the page says so; its JIT's share is shown. */
     @Test
-    void cpuLessIdleLeavesOutWhatTheIdleJvmSpends() {
-        AdvisePage.Run r = round(LOOM, 300, 1, 60, 50); // 2.5 ms per request over 10 s of 3,000 answers; 50 ms/s idle is 0.5 s of it
-        assertEquals(2.5, r.result().cpuMsPerRequest(), 1e-9);
-        assertEquals((7.5 - 0.5) * 1000 / 3000, r.netCpuMs(), 1e-9);
-        assertTrue(Double.isNaN(run(LOOM, 300, 300, 60, 0).netCpuMs()), "no idle measured, no figure");
+    void aColdRunIsMarkedAndItsJitShareShown() {
+        AdvisePage.Run r = round(LOOM, 300, 1, 60, 5); // 3,000 answers at 2.5 ms: 7.5 s of CPU
+        AdvisePage.Run cold = new AdvisePage.Run(r.pool(), r.offered(), 1, 1, r.result(), null, 5,
+                new Warmth(false, new JvmCpu(7.5, 1.5, 0.3), "1.500;0.900", "40.0;20.0"));
+        assertEquals(List.of("cold"), cold.marks());
+        assertFalse(cold.decides());
+        assertEquals(0.5, cold.jitMs(), 1e-9, "1.5 s of the compiler threads' CPU over 3,000 answers");
+        assertEquals(0.1, cold.gcMs(), 1e-9);
+        AdvisePage.Run warm = new AdvisePage.Run(r.pool(), r.offered(), 1, 1, r.result(), null, 5, new Warmth(true, new JvmCpu(7.5, 0.01, 0.3), "0.5;0.5", "1.0;0.3"));
+        assertTrue(warm.decides(), String.valueOf(warm.marks()));
+        assertTrue(Double.isNaN(r.jitMs()), "not recorded, no figure");
+        String page = AdvisePage.render(PROFILE, "mixed", 5000, 2, POOLS, List.of(cold, round(MINE, 300, 1, 60, 5)), "15 s windows", null);
+        assertTrue(page.contains("| 0.500 | 0.100 |") && page.contains(" | cold |"), page);
+        assertFalse(page.contains("less idle"), "the figure that could read negative is gone");
     }
 
     @Test
@@ -149,7 +161,11 @@ class AdvisePageTest {
         runs.addAll(List.of(round(LOOM, 300, 1, 100, 5), round(LOOM, 300, 2, 100, 5)));
         String verdict = AdvisePage.verdict(PROFILE, 2, POOLS, runs);
         assertTrue(verdict.contains("At your 300 req/s (median of 2 run(s) each): qtp:200 p99 50.0 ms and 2.500 ms of CPU per request"), verdict);
-        assertTrue(verdict.contains("loom p99 100.0 ms and 2.500 ms of CPU per request, 2.483 less idle (2.00x and 1.00x yours)"), verdict);
+        assertTrue(verdict.contains("loom p99 100.0 ms and 2.500 ms of CPU per request (2.00x and 1.00x yours)"), verdict);
+        List<AdvisePage.Run> split = runs.stream().map(r -> new AdvisePage.Run(r.pool(), r.offered(), r.invocation(), r.round(), r.result(), null,
+                r.idleCpuMsPerS(), new Warmth(true, new JvmCpu(r.result().cpuS(), 0.3, 0.1), "", ""))).toList();
+        assertTrue(AdvisePage.verdict(PROFILE, 2, POOLS, split).contains("loom p99 100.0 ms and 2.500 ms of CPU per request (0.100 of it the JIT's)"),
+                "the JIT's part where recorded: " + AdvisePage.verdict(PROFILE, 2, POOLS, split));
         runs.addAll(List.of(round(MINE, 450, 1, 60, 5), round(LOOM, 450, 1, 130, 5)));
         String higher = AdvisePage.verdict(PROFILE, 2, POOLS, runs);
         assertTrue(higher.contains("At 450 req/s (median of 1 run(s) each): qtp:200 p99 60.0 ms") && higher.contains("loom p99 130.0 ms"),

@@ -11,24 +11,28 @@ import java.util.Map;
 import loomylin.bench.load.OhaRun;
 import loomylin.bench.measure.CodeOwners;
 import loomylin.bench.measure.FlightRecording;
+import loomylin.bench.measure.JvmCpu;
 import loomylin.bench.run.ClientLimit;
 import loomylin.bench.run.ServerProcess;
+import loomylin.bench.run.Warmth;
+import loomylin.bench.run.Warmup;
 import loomylin.cli.StartupFailure;
 import loomylin.proc.ProcReader;
 import loomylin.proc.ProcStat;
 
 /**
  * One run at a fixed open-loop rate on a started server, measured by cost: oha offers the same rate in warm-up
- * slices until two in a row cost the same CPU per answer within {@link #SETTLE_SHARE} (at least {@link #MIN_SLICES},
- * at most {@link #MAX_SLICES}: else the run is unsettled), then the server idles (the CPU its JVM spends anyway),
- * then the measured window. A {@link Window} decides only when it settled, met the rate, had no errors and the
- * client was not the limit. The floor and the crossover measure every run this way.
+ * slices until the JIT is quiet and two in a row cost the same CPU per answer ({@link Warmup}: at least
+ * {@link Warmup#MIN_SLICES}, at most {@link #MAX_SLICES}: else the run is cold or unsettled), then the server idles
+ * (the CPU its JVM spends anyway), then the measured window, its CPU split by thread ({@link JvmCpu}). A
+ * {@link Window} decides only when it was warm and settled, met the rate, had no errors and the client was not the
+ * limit. The floor and the crossover measure every run this way.
  */
 public final class FixedLoad {
-    public static final int MIN_SLICES = 2;
+    public static final int MIN_SLICES = Warmup.MIN_SLICES;
     public static final int MAX_SLICES = 8;
     /** Two warm-up slices in a row whose CPU per answer differ by at most this share settle a run. */
-    public static final double SETTLE_SHARE = 0.10;
+    public static final double SETTLE_SHARE = Warmup.SETTLE_SHARE;
     /** A window met its rate when it answered at least this share of what was offered, as fast as it was offered. */
     public static final double RATE_MET_SHARE = 0.97;
 
@@ -45,15 +49,16 @@ public final class FixedLoad {
      */
     public record Window(int warmupSlices, boolean settled, double idleCpuMsPerS, int offeredRps, int windowS, double durationS, long answers, long errors,
                          double cpuS, double p50Ms, double p99Ms, double p999Ms, double clientCpuPct, double serverCpuPct, boolean clientLimited,
-                         String owners, String topLoomylin) {
-        public static final List<String> COLUMNS = List.of("warmup_slices", "settled", "idle_cpu_ms_per_s", "offered_rps", "window_s", "duration_s", "answers",
+                         String owners, String topLoomylin, Warmth jit) {
+        public static final List<String> COLUMNS = java.util.stream.Stream.concat(java.util.stream.Stream.of("warmup_slices", "settled", "idle_cpu_ms_per_s", "offered_rps", "window_s", "duration_s", "answers",
                 "errors", "cpu_s", "cpu_ms_per_req", "net_cpu_ms_per_req", "p50_ms", "p99_ms", "p999_ms", "client_cpu_pct", "server_cpu_pct",
-                "client_limited", "rate_met", "decides", "jfr_owners", "jfr_top_loomylin");
+                "client_limited", "rate_met", "decides", "jfr_owners", "jfr_top_loomylin"), Warmth.COLUMNS.stream()).toList();
 
         /** A run that measured nothing. */
         public static Window none(int offeredRps) {
-            return new Window(0, false, Double.NaN, offeredRps, 0, 0, 0, 0, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, false, "", "");
+            return new Window(0, false, Double.NaN, offeredRps, 0, 0, 0, 0, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, false, "", "", Warmth.NONE);
         }
+
 
         /** Server CPU over the window per answer: a figure of the answers, never of the client's wall time. */
         public double cpuMsPerRequest() {
@@ -72,13 +77,14 @@ public final class FixedLoad {
 
         /** Whether this run may decide anything. */
         public boolean decides() {
-            return answers > 0 && settled && rateMet() && !clientLimited && errors == 0;
+            return answers > 0 && settled && !jit.cold() && rateMet() && !clientLimited && errors == 0;
         }
 
         /** What keeps a run out of every verdict, in the words the reports use; empty when it decides. */
         public List<String> marks() {
             List<String> marks = new ArrayList<>();
             if (answers == 0) return List.of("no answers");
+            if (jit.cold()) marks.add("cold");
             if (!settled) marks.add("unsettled");
             if (clientLimited) marks.add("client-limited");
             if (!rateMet()) marks.add("missed the rate");
@@ -87,10 +93,12 @@ public final class FixedLoad {
         }
 
         public List<String> csv() {
-            return List.of(Integer.toString(warmupSlices), Boolean.toString(settled), fixed(idleCpuMsPerS, 2), Integer.toString(offeredRps),
+            List<String> fields = new ArrayList<>(List.of(Integer.toString(warmupSlices), Boolean.toString(settled), fixed(idleCpuMsPerS, 2), Integer.toString(offeredRps),
                     Integer.toString(windowS), fixed(durationS, 2), Long.toString(answers), Long.toString(errors), fixed(cpuS, 2), fixed(cpuMsPerRequest(), 5),
                     fixed(netCpuMsPerRequest(), 5), fixed(p50Ms, 2), fixed(p99Ms, 2), fixed(p999Ms, 2), fixed(clientCpuPct, 1), fixed(serverCpuPct, 1),
-                    Boolean.toString(clientLimited), Boolean.toString(rateMet()), Boolean.toString(decides()), quote(owners), quote(topLoomylin));
+                    Boolean.toString(clientLimited), Boolean.toString(rateMet()), Boolean.toString(decides()), quote(owners), quote(topLoomylin)));
+            fields.addAll(jit.csv(answers));
+            return fields;
         }
 
         public static Window fromCsv(Map<String, String> f) {
@@ -98,13 +106,8 @@ public final class FixedLoad {
                     Integer.parseInt(f.get("offered_rps")), FixedLoad.windowS(f), number(f.get("duration_s")), Long.parseLong(f.get("answers")), Long.parseLong(f.get("errors")),
                     number(f.get("cpu_s")), number(f.get("p50_ms")), number(f.get("p99_ms")), number(f.get("p999_ms")), number(f.get("client_cpu_pct")),
                     number(f.get("server_cpu_pct")), Boolean.parseBoolean(f.get("client_limited")), orEmpty(f.get("jfr_owners")),
-                    orEmpty(f.get("jfr_top_loomylin")));
+                    orEmpty(f.get("jfr_top_loomylin")), Warmth.fromCsv(f, Long.parseLong(f.get("answers")), number(f.get("cpu_s"))));
         }
-    }
-
-    /** Whether a warm-up slice costing {@code current} ms per answer after one costing {@code previous} settles the run. */
-    public static boolean settles(double previous, double current) {
-        return previous > 0 && current > 0 && Math.abs(current / previous - 1) <= SETTLE_SHARE;
     }
 
     /**
@@ -113,22 +116,14 @@ public final class FixedLoad {
      */
     public static Window measure(ServerProcess server, URI url, Path oha, Load load, int cores, int clientLimitPct, Path recording)
             throws IOException, InterruptedException {
-        int slices = 0;
-        boolean settled = false;
-        double previous = Double.NaN;
-        while (slices < MAX_SLICES && !settled) {
-            double before = cpuS(server);
-            OhaRun.Split slice = OhaRun.openWindow(oha, url, load.rate(), load.slice(), load.connections(), load.timeoutS(), null);
-            double perAnswer = (cpuS(server) - before) / Math.max(1, slice.all().ok());
-            slices++;
-            settled = slices >= MIN_SLICES && settles(previous, perAnswer);
-            previous = perAnswer;
-        }
+        Warmup.Result warmup = Warmup.run(ProcReader.SYSTEM, server.pid(), MAX_SLICES,
+                () -> OhaRun.openWindow(oha, url, load.rate(), load.slice(), load.connections(), load.timeoutS(), null).all().ok());
         double idleCpuMsPerS = load.idle().isZero() ? Double.NaN : idleCpuMsPerS(server, load.idle());
         FlightRecording flight = recording == null ? null : FlightRecording.start(server.pid(), recording, FlightRecording.SAMPLE_EVERY_MS);
-        double before = cpuS(server);
+        JvmCpu.Snapshot before = JvmCpu.snapshot(ProcReader.SYSTEM, server.pid());
         OhaRun.Split window = OhaRun.openWindow(oha, url, load.rate(), Duration.ofSeconds(load.measureS()), load.connections(), load.timeoutS(), null);
-        double cpuS = cpuS(server) - before;
+        JvmCpu threads = JvmCpu.between(before, JvmCpu.snapshot(ProcReader.SYSTEM, server.pid()));
+        double cpuS = threads.totalS();
         String owners = "";
         String top = "";
         if (flight != null) {
@@ -141,9 +136,21 @@ public final class FixedLoad {
         double wallS = window.all().wallS();
         double clientPct = 100 * window.all().clientCpuS() / (wallS * cores);
         double serverPct = 100 * cpuS / (wallS * cores);
-        return new Window(slices, settled, idleCpuMsPerS, load.rate(), load.measureS(), wallS, window.all().ok(), window.errors() + (window.all().answered() - window.all().ok()),
+        return new Window(warmup.slices().size(), warmup.settled(), idleCpuMsPerS, load.rate(), load.measureS(), wallS, window.all().ok(), window.errors() + (window.all().answered() - window.all().ok()),
                 cpuS, window.ok().p50Ms(), window.ok().p99Ms(), window.ok().p999Ms(), clientPct, serverPct,
-                ClientLimit.of(clientPct, serverPct, cores, cores, true, clientLimitPct), owners, top);
+                ClientLimit.of(clientPct, serverPct, cores, cores, true, clientLimitPct), owners, top,
+                Warmth.of(warmup, threads));
+    }
+
+    /**
+     * The warm-up's JIT rule in the reports' words, for pages with runs that recorded it ({@code recorded}); "" for
+     * pages written from runs before it, whose warm-up compared costs alone.
+     */
+    public static String jitRule(boolean recorded) {
+        return !recorded ? "" : String.format(Locale.ROOT, " The warm-up also waits for the JIT: it ends only after a slice in which the server's"
+                + " compiler threads spent at most %.0f %% of its CPU; a run whose last slice had the JIT busier is *cold* and decides nothing. The"
+                + " window's CPU is split by thread: the JIT's and the garbage collector's (with the VM thread) per answer are columns of the CSV.",
+                100 * Warmup.QUIET_SHARE);
     }
 
     /** The machine's one-minute load average before a run ({@link ProcReader#loadAverage}); NaN where there is none. */

@@ -73,9 +73,10 @@ public final class FloorReport {
                         + " within %.0f %% (%d to %d slices), %d s idle, then the window. CPU per answer is the server JVM's CPU over the window (from"
                         + " /proc) over its answers; *less idle* subtracts what the same JVM spent idle just before, over as long. A run decides when it"
                         + " settled, answered at least %.0f %% of the offered requests with no error, and the client was not the limit; the others are"
-                        + " counted in the last column and left out of every figure.%n%n",
+                        + " counted in the last column and left out of every figure.%s%n%n",
                 Floor.LOOMYLIN_ENDPOINT, any == null ? "-" : Integer.toString(any.w().offeredRps()), Floor.CONNECTIONS, Floor.SLICE.toSeconds(),
-                100 * FixedLoad.SETTLE_SHARE, FixedLoad.MIN_SLICES, FixedLoad.MAX_SLICES, Floor.IDLE.toSeconds(), 100 * FixedLoad.RATE_MET_SHARE));
+                100 * FixedLoad.SETTLE_SHARE, FixedLoad.MIN_SLICES, FixedLoad.MAX_SLICES, Floor.IDLE.toSeconds(), 100 * FixedLoad.RATE_MET_SHARE,
+                FixedLoad.jitRule(rows.stream().anyMatch(r -> r.w().jit().warm() != null))));
         md.append("## Each layer\n\n");
         md.append("| pool | layer | CPU ms/answer, less idle | CPU ms/answer | idle CPU ms/s | 2xx p99 ms | deciding runs | not deciding |\n"
                 + "|---|---|---|---|---|---|---|---|\n");

@@ -25,7 +25,7 @@ class CrossoverReportTest {
 
     /** A 20 s run at 1,000 req/s: 20,000 answers, {@code msPerAnswer} of server CPU each, oha done in {@code wallS}. */
     static FixedLoad.Window window(double msPerAnswer, double p99, double wallS, boolean settled, boolean clientLimited) {
-        return new FixedLoad.Window(2, settled, 7, 1000, 20, wallS, 20_000, 0, msPerAnswer * 20, 6, p99, p99 * 2, 20, 30, clientLimited, "", "");
+        return new FixedLoad.Window(2, settled, 7, 1000, 20, wallS, 20_000, 0, msPerAnswer * 20, 6, p99, p99 * 2, 20, 30, clientLimited, "", "", loomylin.bench.run.Warmth.NONE);
     }
 
     static Row row(int invocation, Phase phase, Role role, PoolKind pool, int round, FixedLoad.Window w) {
@@ -51,9 +51,9 @@ class CrossoverReportTest {
 
     @Test
     void aRunSettlesOnlyWhenTwoSlicesInARowCostTheSameWithinATenth() {
-        assertTrue(FixedLoad.settles(0.30, 0.32));
-        assertFalse(FixedLoad.settles(0.30, 0.34), "13 % apart");
-        assertFalse(FixedLoad.settles(Double.NaN, 0.30), "no slice before it");
+        assertTrue(loomylin.bench.run.Warmup.settles(0.30, 0.32));
+        assertFalse(loomylin.bench.run.Warmup.settles(0.30, 0.34), "13 % apart");
+        assertFalse(loomylin.bench.run.Warmup.settles(Double.NaN, 0.30), "no slice before it");
         assertFalse(window(0.3, 10, 20, false, false).decides());
         assertEquals(List.of("unsettled"), window(0.3, 10, 20, false, false).marks());
     }

@@ -23,7 +23,7 @@ class FloorReportTest {
         long answers = 30_000;
         double cpuS = (msPerAnswer * answers + 10 * 30) / 1000;
         return new Row(invocation, layer, LOOM, round, Instant.parse("2026-11-26T14:00:00Z"), Instant.parse("2026-11-26T14:01:00Z"), 0.5,
-                new FixedLoad.Window(2, settled, 10, 1000, 30, 30, answers, 0, cpuS, 1, 2, 3, 10, 5, clientLimited, "", ""), "");
+                new FixedLoad.Window(2, settled, 10, 1000, 30, 30, answers, 0, cpuS, 1, 2, 3, 10, 5, clientLimited, "", "", loomylin.bench.run.Warmth.NONE), "");
     }
 
     static List<Row> rounds(double loomylinMs, double javalinMs, int... invocations) {
