@@ -80,6 +80,7 @@ public final class Advise {
             new Flags.Flag("runs", "N", "1", "runs of each pool at each rate in each invocation, interleaved; the page gives the medians over all"),
             new Flags.Flag("invocations", "N", "2", "passes over the whole plan, one after the other, each with its own backend; a point decides only on runs from 2 or more"),
             new Flags.Flag("warmup", "DURATION", "5s", "each warm-up slice, at the rate of its window: slices go on until the JIT is quiet and two cost the same"),
+            new Flags.Flag("warmup-slices", "N", "2", "at least this many warm-up slices (at most " + MAX_WARMUP_SLICES + "): more show each run's cost slice by slice"),
             new Flags.Flag("out", "DIR", "advise-results", "where advise.md, advise.csv, advise.png and provenance.json go"),
             new Flags.Flag("twin", "java|kotlin", "java", "which implementation the servers run"),
             new Flags.Flag("heap", "SIZE", "512m", "fixed heap of each server JVM"),
@@ -127,12 +128,13 @@ public final class Advise {
      * The command's flags, read once: the request profile, the servers' java ({@code --java}; null = advise's own),
      * the windows, the servers' twin and heap, oha's timeout and binary, the client-limit rule and where results go.
      */
-    public record Options(Profile profile, String java, Duration window, Duration warmup, int runs, int invocations, String twin, String heap, int timeoutS,
-                          int clientLimit, String oha, Path out) {
+    public record Options(Profile profile, String java, Duration window, Duration warmup, int warmupSlices, int runs, int invocations, String twin,
+                          String heap, int timeoutS, int clientLimit, String oha, Path out) {
         public static Options of(Flags flags) {
             return new Options(Profile.parse(flags.get("cpu-ms"), flags.get("wait-ms"), flags.get("rate"), flags.get("threads"), flags.get("body-bytes"),
                     flags.get("calls")), flags.get("java"), flags.duration("window", Duration.ofSeconds(1), Duration.ofMinutes(10)),
-                    flags.duration("warmup", Duration.ofSeconds(1), Duration.ofMinutes(1)), flags.integer("runs", 1, 10), flags.integer("invocations", 1, 5), flags.value("twin", Twin::parse).label(), flags.heap("heap", "512m"),
+                    flags.duration("warmup", Duration.ofSeconds(1), Duration.ofMinutes(1)), flags.integer("warmup-slices", Warmup.MIN_SLICES, MAX_WARMUP_SLICES),
+                    flags.integer("runs", 1, 10), flags.integer("invocations", 1, 5), flags.value("twin", Twin::parse).label(), flags.heap("heap", "512m"),
                     flags.integer("timeout", 1, 600), flags.integer("client-limit", 1, 100), flags.get("oha"), Path.of(flags.get("out")).toAbsolutePath());
         }
     }
@@ -159,7 +161,7 @@ public final class Advise {
         List<PoolKind> pools = pools(profile);
         List<Integer> rates = profile.rates(cores);
         int total = pools.size() * rates.size() * options.runs() * options.invocations();
-        long estimateS = total * (window.toSeconds() + Warmup.MIN_SLICES * warmup.toSeconds() + IDLE.toSeconds() + OVERHEAD_S);
+        long estimateS = total * (window.toSeconds() + options.warmupSlices() * warmup.toSeconds() + IDLE.toSeconds() + OVERHEAD_S);
         Path dir = options.out();
         try {
             Files.createDirectories(dir);
@@ -188,7 +190,8 @@ public final class Advise {
                                 RunSpec spec = new RunSpec(pool, endpoint, profile.connections(cores), rate, Client.OHA, round);
                                 Files.writeString(log, "=== " + pool + " at " + rate + " req/s, invocation " + invocation + ", run " + round + "\n",
                                         java.nio.file.StandardOpenOption.APPEND);
-                                AdvisePage.Run run = one(spec, invocation, round, twin, heap, oha, window, warmup, timeoutS, clientLimit, cores, log, backendUri);
+                                AdvisePage.Run run = one(spec, invocation, round, twin, heap, oha, window, warmup, options.warmupSlices(), timeoutS, clientLimit, cores, log,
+                                        backendUri);
                                 runs.add(run);
                                 String head = String.join(",", RunResult.fixed((double) rate / profile.rate(), 2), Integer.toString(round),
                                         RunResult.fixed(run.idleCpuMsPerS(), 2)) + "," + String.join(",", run.warmth().csv(run.result() == null ? 0 : run.result().responses()));
@@ -217,7 +220,7 @@ public final class Advise {
                 Files.move(dir.resolve(Charts.fileName(endpoint, true)), dir.resolve(CHART), StandardCopyOption.REPLACE_EXISTING);
                 chart = CHART;
             }
-            String windows = windows(window, warmup);
+            String windows = windows(window, warmup, options.warmupSlices());
             String text = AdvisePage.render(profile, query, calibration.iterationsPerMs(), cores, pools, runs, windows, chart)
                     + "\nCommand: `" + commandLine + "`; files in " + dir + " (advise.csv, provenance.json).\n";
             Files.writeString(dir.resolve(PAGE), text);
@@ -241,7 +244,7 @@ public final class Advise {
      * anyway), then the window. oha runs by time in both (-z with -q), so a pool that falls behind costs no more
      * time than one that keeps up, and the window's answers are those inside it.
      */
-    private static AdvisePage.Run one(RunSpec spec, int invocation, int round, String twin, String heap, Path oha, Duration window, Duration warmup, int timeoutS,
+    private static AdvisePage.Run one(RunSpec spec, int invocation, int round, String twin, String heap, Path oha, Duration window, Duration warmup, int warmupSlices, int timeoutS,
                                       int clientLimit, int cores, Path log, URI backend) throws IOException {
         ServerProcess server = null;
         double[] idle = {Double.NaN};
@@ -264,7 +267,7 @@ public final class Advise {
             RunResult r = TimedRun.run(server, spec, twin, cores, clientLimit,
                     (url, sampler) -> {
                         Measured[] last = {null};
-                        warmed[0] = Warmup.run(ProcReader.SYSTEM, measured.pid(), MAX_WARMUP_SLICES, () -> {
+                        warmed[0] = Warmup.run(ProcReader.SYSTEM, measured.pid(), warmupSlices, MAX_WARMUP_SLICES, () -> {
                             last[0] = OhaRun.openWindow(oha, url, spec.rate(), warmup, spec.concurrency(), timeoutS, null).all();
                             return last[0].ok();
                         });
@@ -306,8 +309,8 @@ public final class Advise {
     }
 
     /** How the windows read on the page. */
-    private static String windows(Duration window, Duration warmup) {
+    private static String windows(Duration window, Duration warmup, int leastSlices) {
         return Durations.go(window) + " windows after warm-up slices of " + Durations.go(warmup) + " at the window's own rate (until the JIT is quiet and"
-                + " two slices cost the same, at most " + MAX_WARMUP_SLICES + ") and " + Durations.go(IDLE) + " idle";
+                + " two slices cost the same, " + leastSlices + " to " + MAX_WARMUP_SLICES + " slices) and " + Durations.go(IDLE) + " idle";
     }
 }

@@ -87,6 +87,7 @@ class ProseNumbersTest {
             List.of("docs/architecture.md", "### Where Loomylin leans on Jetty's unexported classes", "the code's use of Jetty internals"),
             List.of("docs/architecture.md", "## Dependencies", "dependency versions"),
             List.of("docs/methodology.md", "## Running the bench", "the bench's flags, presets, thresholds and targets' goals"),
+            List.of("docs/methodology.md", "### Warm until the JIT is quiet", "the warm-up's rule: its share, slices and bounds (Warmup and JitWarmupTest hold them)"),
             List.of("docs/methodology.md", "### Where virtual threads pay off: `--preset crossover`", "the preset's plan"),
             List.of("docs/methodology.md", "### The floor under the CPU axis: `--preset floor`", "the preset's plan"),
             List.of("docs/methodology.md", "### Client models at connection scale: `clients` and `bench --preset connections`", "the preset's plan and the clients' flags"),

@@ -71,12 +71,18 @@ public final class Warmup {
 
     /** Warms the server {@code pid} up by {@code slicer}'s slices until {@link #done}, or {@code maxSlices}. */
     public static Result run(ProcReader proc, long pid, int maxSlices, Slicer slicer) throws IOException {
+        return run(proc, pid, MIN_SLICES, maxSlices, slicer);
+    }
+
+    /** The same with at least {@code minSlices} (a run that should show its cost falling and flat, slice by slice). */
+    public static Result run(ProcReader proc, long pid, int minSlices, int maxSlices, Slicer slicer) throws IOException {
         List<Slice> slices = new ArrayList<>();
-        while (slices.size() < Math.max(MIN_SLICES, maxSlices)) {
+        int least = Math.max(MIN_SLICES, minSlices);
+        while (slices.size() < Math.max(least, maxSlices)) {
             JvmCpu.Snapshot before = JvmCpu.snapshot(proc, pid);
             long answers = slicer.offer();
             slices.add(new Slice(answers, JvmCpu.between(before, JvmCpu.snapshot(proc, pid))));
-            if (done(slices)) break;
+            if (slices.size() >= least && done(slices)) break;
         }
         return of(slices);
     }
