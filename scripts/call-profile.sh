@@ -73,7 +73,7 @@ cpu_ms = user_ms + system_ms
 order = [("vthread_machinery", ("java.lang.VirtualThread", "jdk.internal.vm.Continuation", "java.util.concurrent.ForkJoin")),
          ("poller", ("sun.nio.ch.Poller",)),
          ("http_url_connection", ("sun.net.www.", "java.net.HttpURLConnection", "sun.nio.ch.NioSocketImpl", "java.net.Socket")),
-         ("sha256", ("loomylin.web.Sha256Loop", "sun.security.provider.SHA")),
+         ("sha256", ("loomylin.server.web.Sha256Loop", "sun.security.provider.SHA")),
          ("jetty", ("org.eclipse.jetty.",))]
 counts = {name: 0 for name, _ in order}
 other = total = 0

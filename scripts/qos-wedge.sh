@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Jetty's QoSHandler in front of virtual threads, with no Loomylin code: the stand-alone reproducer
-# src/test/java/loomylin/jetty/internal/QoSHandlerWedge.java (Jetty only; see its Javadoc), run on one or more JDKs.
+# src/test/java/loomylin/server/jetty/internal/QoSHandlerWedge.java (Jetty only; see its Javadoc), run on one or more JDKs.
 #
 #   scripts/qos-wedge.sh                                   the JDK the build uses, 5 runs of at most 20 rounds
 #   QOS_JAVAS="/path/to/jdk21/bin/java /path/to/jdk25/bin/java" QOS_RUNS=5 scripts/qos-wedge.sh
@@ -36,7 +36,7 @@ cleanup() { end_process "$RUN"; rm -rf "$WORK"; }
 trap cleanup EXIT
 # a copy of the jar, so that a build during the run cannot change the classes under a running JVM
 cp target/loomylin.jar "$WORK/loomylin.jar" || die "could not copy target/loomylin.jar"
-"$JAVAC" --release 21 -nowarn -cp "$WORK/loomylin.jar" -d "$WORK/classes" src/test/java/loomylin/jetty/internal/QoSHandlerWedge.java \
+"$JAVAC" --release 21 -nowarn -cp "$WORK/loomylin.jar" -d "$WORK/classes" src/test/java/loomylin/server/jetty/internal/QoSHandlerWedge.java \
     || die "could not compile the reproducer"
 results_begin
 
@@ -47,7 +47,7 @@ for j in "${JAVAS[@]}"; do
     dumped=""
     for run in $(seq 1 "$RUNS"); do
         rm -f "$WORK/dump.json"
-        "$j" -Xmx512m -cp "$WORK/classes:$WORK/loomylin.jar" loomylin.jetty.internal.QoSHandlerWedge "$ROUNDS" "$WORK/dump.json" \
+        "$j" -Xmx512m -cp "$WORK/classes:$WORK/loomylin.jar" loomylin.server.jetty.internal.QoSHandlerWedge "$ROUNDS" "$WORK/dump.json" \
             > "$WORK/run.out" 2>&1 &
         RUN=$!
         wait "$RUN"; status=$?; RUN=""

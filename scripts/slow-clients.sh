@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Slow clients (slowloris): a `loom` server with a low open-files limit and the header deadline, a few thousand
 # connections that drip header lines and reconnect when cut, and normal clients among them, on loopback
-# (loomylin.reliability.SlowClients). Passes when every normal request is answered 200 within the bound (503s
+# (loomylin.lab.reliability.SlowClients). Passes when every normal request is answered 200 within the bound (503s
 # retried). Writes slow-clients.csv (one row: the load and how the slow connections ended, the normal clients'
 # answers and the slowest), the output and provenance.json to OUT (default gfx/results/slow-clients).
 #
@@ -50,7 +50,7 @@ SERVER_PID=$!
 await_ready "$LOG" "$SERVER_PID" || { sed 's/^/slow-clients: server | /' "$LOG"; die "the server did not start"; }
 echo "slow-clients: $("$JAVA" -version 2>&1 | head -1), $(nproc) cores; loom on port $PORT, ulimit -n $OPEN_FILES, --header-timeout-ms $DEADLINE, pid $SERVER_PID"
 
-"$JAVA" -cp "$JAR" loomylin.reliability.SlowClients --port "$PORT" --csv "$RESULTS/slow-clients.csv" | tee "$WORK/report"
+"$JAVA" -cp "$JAR" loomylin.lab.reliability.SlowClients --port "$PORT" --csv "$RESULTS/slow-clients.csv" | tee "$WORK/report"
 TOOL_STATUS=${PIPESTATUS[0]}
 
 LIMIT="FAIL descriptors-exhausted: the server never reached its open-files limit (too few slow connections for SLOW_OPEN_FILES)"

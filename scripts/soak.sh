@@ -70,7 +70,7 @@ SERVER_PID=$!
 await_ready "$LOG" "$SERVER_PID" || { sed 's/^/soak: server | /' "$LOG"; die "the servers did not start"; }
 echo "soak: $("$JAVA" -version 2>&1 | head -1), $(nproc) cores; servers on ports $PORT-$((PORT + 2)), backend $((PORT + 3)), pid $SERVER_PID, ${JAVA_OPTS[*]}"
 
-"$JAVA" -cp "$JAR" loomylin.reliability.Soak --ports "$PORT,$((PORT + 1)),$((PORT + 2))" --pid "$SERVER_PID" \
+"$JAVA" -cp "$JAR" loomylin.lab.reliability.Soak --ports "$PORT,$((PORT + 1)),$((PORT + 2))" --pid "$SERVER_PID" \
     --seconds "$SECONDS_TO_RUN" --clients "$CLIENTS" --think-ms "$THINK_MS" --warmup-seconds "$WARMUP" \
     --rss-tolerance "${SOAK_RSS_TOLERANCE:-0.25}" --thread-tolerance "${SOAK_THREAD_TOLERANCE:-10}" --csv "$RESULTS/soak.csv" | tee "$LOG.report"
 TOOL_STATUS=${PIPESTATUS[0]}

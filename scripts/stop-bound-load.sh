@@ -33,7 +33,7 @@ echo "stop-bound-load: $((REPEATS * 12)) stops ($REPEATS x 6 pool kinds x 2 twin
 ./mvnw -B verify -DskipUTs -Dit.excludedGroups=none -Dit.test="$TEST" -Dloomylin.loadedStopRepeats="$REPEATS" > "$WORK/maven.log" 2>&1
 status=$?
 end_process "$sampler"; sampler=""
-report=target/failsafe-reports/loomylin.reliability.StopBoundTest.txt
+report=target/failsafe-reports/loomylin.lab.reliability.StopBoundTest.txt
 [[ -f $report ]] && cp "$report" "$RESULTS/"
 for dump in target/stop-overruns/*.json; do [[ -f $dump ]] && cp "$dump" "$RESULTS/"; done
 broke=$(grep -o '[0-9]* of [0-9]* stops broke the promise' "$report" 2>/dev/null | head -1)

@@ -1,23 +1,23 @@
 package loomylin;
 
 import java.util.Arrays;
-import loomylin.launch.BackendCommand;
-import loomylin.cli.Guard;
-import loomylin.launch.Launcher;
-import loomylin.jetty.Twin;
+import loomylin.server.launch.BackendCommand;
+import loomylin.server.cli.Guard;
+import loomylin.server.launch.Launcher;
+import loomylin.server.jetty.Twin;
 
 /**
  * Entry point of {@code java -jar loomylin.jar}. The first word picks the command; every route's handler is
- * one hop from here: {@link loomylin.java.AppServer} and {@link loomylin.kotlin.AppServer} hold the route tables.
+ * one hop from here: {@link loomylin.server.java.AppServer} and {@link loomylin.server.kotlin.AppServer} hold the route tables.
  * <ul>
- *   <li>{@code advise ...}: the user's own request profile measured on three pools ({@link loomylin.advise.Advise})</li>
+ *   <li>{@code advise ...}: the user's own request profile measured on three pools ({@link loomylin.lab.experiment.advise.Advise})</li>
  *   <li>{@code backend ...}: the backend alone ({@link BackendCommand})</li>
- *   <li>{@code bare-jetty ...}: a bare Jetty Handler on one pool, the floor under the servers ({@link loomylin.bare.BareJetty})</li>
- *   <li>{@code bench ...}: the benchmark ({@link loomylin.bench.Bench})</li>
- *   <li>{@code clients ...}: the echo seed's client models against a target ({@link loomylin.clients.ClientsCommand})</li>
- *   <li>{@code report ...}: the docs' result sections re-rendered from gfx/results ({@link loomylin.report.ReportCommand})</li>
+ *   <li>{@code bare-jetty ...}: a bare Jetty Handler on one pool, the floor under the servers ({@link loomylin.lab.bare.BareJetty})</li>
+ *   <li>{@code bench ...}: the benchmark ({@link loomylin.lab.bench.Bench})</li>
+ *   <li>{@code clients ...}: the echo seed's client models against a target ({@link loomylin.lab.clients.ClientsCommand})</li>
+ *   <li>{@code report ...}: the docs' result sections re-rendered from gfx/results ({@link loomylin.lab.report.ReportCommand})</li>
  *   <li>anything else: the servers of the twin {@code --twin} (or LOOMYLIN_TWIN) names,
- *       {@link loomylin.java.Loomylin} or {@link loomylin.kotlin.Loomylin}</li>
+ *       {@link loomylin.server.java.Loomylin} or {@link loomylin.server.kotlin.Loomylin}</li>
  * </ul>
  */
 public final class Main {
@@ -28,16 +28,16 @@ public final class Main {
         String command = args.length > 0 ? args[0] : "";
         String[] rest = args.length > 0 ? Arrays.copyOfRange(args, 1, args.length) : args;
         switch (command) {
-            case "advise" -> Guard.run(() -> loomylin.advise.Advise.main(rest));
+            case "advise" -> Guard.run(() -> loomylin.lab.experiment.advise.Advise.main(rest));
             case "backend" -> Guard.run(() -> BackendCommand.main(rest));
-            case "bare-jetty" -> Guard.run(() -> loomylin.bare.BareJetty.main(rest));
-            case "bench" -> Guard.run(() -> loomylin.bench.Bench.main(rest));
-            case "clients" -> Guard.run(() -> loomylin.clients.ClientsCommand.main(rest));
-            case "report" -> Guard.run(() -> loomylin.report.ReportCommand.main(rest));
+            case "bare-jetty" -> Guard.run(() -> loomylin.lab.bare.BareJetty.main(rest));
+            case "bench" -> Guard.run(() -> loomylin.lab.bench.Bench.main(rest));
+            case "clients" -> Guard.run(() -> loomylin.lab.clients.ClientsCommand.main(rest));
+            case "report" -> Guard.run(() -> loomylin.lab.report.ReportCommand.main(rest));
             default -> {
                 Guard.run(() -> Launcher.options(args).ifPresent(options -> {
-                    if (options.twin() == Twin.KOTLIN) loomylin.kotlin.Loomylin.serve(options);
-                    else loomylin.java.Loomylin.serve(options);
+                    if (options.twin() == Twin.KOTLIN) loomylin.server.kotlin.Loomylin.serve(options);
+                    else loomylin.server.java.Loomylin.serve(options);
                 }));
             }
         }

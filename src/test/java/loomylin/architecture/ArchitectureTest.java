@@ -24,35 +24,35 @@ import org.junit.jupiter.api.Test;
 class ArchitectureTest {
     /** Each package's layer: a package may depend only on packages of a lower layer. */
     static final Map<String, Integer> LAYERS = Map.ofEntries(
-            Map.entry("loomylin.web", 0),
-            Map.entry("loomylin.json", 0),
-            Map.entry("loomylin.proc", 0),
-            Map.entry("loomylin.jfr", 0),
-            Map.entry("loomylin.jetty.internal", 1),
-            Map.entry("loomylin.jetty", 2),
-            Map.entry("loomylin.backend", 3),
-            Map.entry("loomylin.admin", 3),
-            Map.entry("loomylin.cli", 1),
-            Map.entry("loomylin.db", 1),
-            Map.entry("loomylin.launch", 4),
-            Map.entry("loomylin.java", 5),
-            Map.entry("loomylin.kotlin", 5),
-            Map.entry("loomylin.clients", 5),
-            Map.entry("loomylin.bench.process", 6),
-            Map.entry("loomylin.bench.measure", 6),
-            Map.entry("loomylin.bench.load", 7),
-            Map.entry("loomylin.bench.run", 8),
-            Map.entry("loomylin.bench.output", 9),
-            Map.entry("loomylin.bench.connections", 10),
-            Map.entry("loomylin.bench.fibers", 10),
-            Map.entry("loomylin.bench.crossover", 11),
-            Map.entry("loomylin.bench.bound", 11),
-            Map.entry("loomylin.bench", 12),
-            Map.entry("loomylin.advise", 12),
-            Map.entry("loomylin.bare", 6),
-            Map.entry("loomylin.report", 6),
-            Map.entry("loomylin.reliability", 13),
-            Map.entry("loomylin", 14));
+            Map.entry("loomylin.server.web", 0),
+            Map.entry("loomylin.server.json", 0),
+            Map.entry("loomylin.server.proc", 0),
+            Map.entry("loomylin.server.jfr", 0),
+            Map.entry("loomylin.server.jetty.internal", 1),
+            Map.entry("loomylin.server.jetty", 2),
+            Map.entry("loomylin.server.backend", 3),
+            Map.entry("loomylin.server.admin", 3),
+            Map.entry("loomylin.server.cli", 1),
+            Map.entry("loomylin.server.db", 1),
+            Map.entry("loomylin.server.launch", 4),
+            Map.entry("loomylin.server.java", 5),
+            Map.entry("loomylin.server.kotlin", 5),
+            Map.entry("loomylin.lab.clients", 5),
+            Map.entry("loomylin.lab.engine.process", 6),
+            Map.entry("loomylin.lab.engine.measure", 6),
+            Map.entry("loomylin.lab.engine.load", 7),
+            Map.entry("loomylin.lab.engine.run", 8),
+            Map.entry("loomylin.lab.engine.output", 9),
+            Map.entry("loomylin.lab.experiment.connections", 10),
+            Map.entry("loomylin.lab.experiment.fibers", 10),
+            Map.entry("loomylin.lab.experiment.crossover", 10),
+            Map.entry("loomylin.lab.experiment.bound", 10),
+            Map.entry("loomylin.lab.bench", 11),
+            Map.entry("loomylin.lab.experiment.advise", 10),
+            Map.entry("loomylin.lab.bare", 6),
+            Map.entry("loomylin.lab.report", 6),
+            Map.entry("loomylin.lab.reliability", 12),
+            Map.entry("loomylin", 13));
 
     static Map<String, Set<String>> edges;
 
@@ -105,6 +105,36 @@ class ArchitectureTest {
             if (LAYERS.getOrDefault(from, -1) <= LAYERS.getOrDefault(to, Integer.MAX_VALUE)) upward.add(from + " -> " + to);
         }));
         assertTrue(upward.isEmpty(), "dependencies that do not point to a lower layer: " + upward);
+    }
+
+    /** The servers are apart from the lab: a server package never uses a lab package (the lab uses the servers). */
+    @Test
+    void theServersNeverUseTheLab() {
+        List<String> up = new ArrayList<>();
+        edges.forEach((from, tos) -> tos.forEach(to -> {
+            if (from.startsWith("loomylin.server") && to.startsWith("loomylin.lab")) up.add(from + " -> " + to);
+        }));
+        assertTrue(up.isEmpty(), "server packages that use the lab: " + up);
+        assertTrue(LAYERS.keySet().stream().allMatch(p -> p.equals("loomylin") || p.startsWith("loomylin.server") || p.startsWith("loomylin.lab")),
+                "every package is the servers' or the lab's: " + LAYERS.keySet());
+    }
+
+    /** An experiment uses the engine and the servers, never another experiment: what two share belongs in the engine. */
+    @Test
+    void experimentsUseTheEngineNotEachOther() {
+        List<String> sideways = new ArrayList<>();
+        edges.forEach((from, tos) -> tos.forEach(to -> {
+            if (experiment(from) != null && experiment(to) != null && !experiment(from).equals(experiment(to))) sideways.add(from + " -> " + to);
+        }));
+        assertTrue(sideways.isEmpty(), "experiments that use each other: " + sideways);
+        assertTrue(edges.keySet().stream().filter(p -> p.startsWith("loomylin.lab.engine"))
+                .allMatch(p -> edges.get(p).stream().noneMatch(to -> experiment(to) != null || to.equals("loomylin.lab.bench"))), "the engine uses no experiment");
+    }
+
+    /** {@code loomylin.lab.experiment.X}'s X, or null for a package outside the experiments. */
+    private static String experiment(String pkg) {
+        String prefix = "loomylin.lab.experiment.";
+        return pkg.startsWith(prefix) ? pkg.substring(prefix.length()).split("\\.")[0] : null;
     }
 
     @Test

@@ -1,6 +1,6 @@
 package loomylin.testing;
 
-import loomylin.backend.Backend;
+import loomylin.server.backend.Backend;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;

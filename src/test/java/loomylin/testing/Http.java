@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import loomylin.json.Json;
+import loomylin.server.json.Json;
 
 /** Real HTTP for tests: the JDK client, HTTP/1.1, one virtual thread per concurrent request. */
 public final class Http {

@@ -18,8 +18,8 @@ import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import loomylin.backend.Backend;
-import loomylin.jetty.GracefulStop;
+import loomylin.server.backend.Backend;
+import loomylin.server.jetty.GracefulStop;
 import org.awaitility.core.ConditionTimeoutException;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -197,8 +197,8 @@ public final class Stops {
         return switch (pool) {
             case QueuedThreadPool q -> q.getName();
             case VirtualThreadPool v -> v.getName();
-            case loomylin.java.LoomThreadPool l -> l.getName();
-            case loomylin.kotlin.LoomThreadPool l -> l.getName();
+            case loomylin.server.java.LoomThreadPool l -> l.getName();
+            case loomylin.server.kotlin.LoomThreadPool l -> l.getName();
             default -> null;
         };
     }

@@ -2,7 +2,7 @@ package loomylin.testing;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import loomylin.cli.DataFile;
+import loomylin.server.cli.DataFile;
 
 /** One small data file for every in-process test server, made on first use and deleted when the test JVM exits. */
 public final class TestData {

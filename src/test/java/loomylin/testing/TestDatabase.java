@@ -1,7 +1,7 @@
 package loomylin.testing;
 
-import loomylin.db.DbOptions;
-import loomylin.db.LocalPostgres;
+import loomylin.server.db.DbOptions;
+import loomylin.server.db.LocalPostgres;
 
 /**
  * One real PostgreSQL for every in-process test of a test JVM ({@link LocalPostgres}, from the bundled binaries),

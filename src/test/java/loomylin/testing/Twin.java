@@ -4,13 +4,13 @@ import io.javalin.Javalin;
 import java.net.URI;
 import java.util.Locale;
 import java.util.function.Function;
-import loomylin.jetty.PoolKind;
-import loomylin.jetty.ServerOptions;
+import loomylin.server.jetty.PoolKind;
+import loomylin.server.jetty.ServerOptions;
 
 /** The two implementations every twin-parameterized test runs against. */
 public enum Twin {
-    JAVA(loomylin.java.AppServer::start),
-    KOTLIN(loomylin.kotlin.AppServer::start);
+    JAVA(loomylin.server.java.AppServer::start),
+    KOTLIN(loomylin.server.kotlin.AppServer::start);
 
     private final Function<ServerOptions, Javalin> servers;
 
@@ -25,7 +25,7 @@ public enum Twin {
 
     /** A started server of this twin on an ephemeral loopback port (the options' host and port are ignored). */
     public Javalin start(ServerOptions options) {
-        ServerOptions o = options.withHost("127.0.0.1").withPort(0).withTwin(loomylin.jetty.Twin.valueOf(name()));
+        ServerOptions o = options.withHost("127.0.0.1").withPort(0).withTwin(loomylin.server.jetty.Twin.valueOf(name()));
         if (o.dataFile() == null) o = o.withDataFile(TestData.file().path()).withDataFileBytes(TestData.file().bytes());
         return servers.apply(o);
     }

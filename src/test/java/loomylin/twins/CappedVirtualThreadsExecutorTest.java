@@ -14,7 +14,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
-import loomylin.jetty.PoolKind;
+import loomylin.server.jetty.PoolKind;
 import loomylin.testing.Http;
 import loomylin.testing.Stops;
 import loomylin.testing.Twin;
@@ -69,6 +69,6 @@ class CappedVirtualThreadsExecutorTest {
     }
 
     private static Map<String, Object> figures(Twin twin, ThreadPool pool) {
-        return twin == Twin.JAVA ? loomylin.java.Pools.figures(pool) : loomylin.kotlin.Pools.figures(pool);
+        return twin == Twin.JAVA ? loomylin.server.java.Pools.figures(pool) : loomylin.server.kotlin.Pools.figures(pool);
     }
 }

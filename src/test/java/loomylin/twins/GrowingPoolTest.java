@@ -15,8 +15,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
-import loomylin.jetty.JettySetup;
-import loomylin.jetty.PoolKind;
+import loomylin.server.jetty.JettySetup;
+import loomylin.server.jetty.PoolKind;
 import loomylin.testing.Http;
 import loomylin.testing.Stops;
 import loomylin.testing.Twin;
@@ -119,7 +119,7 @@ class GrowingPoolTest {
     }
 
     private static ThreadPool create(Twin twin, PoolKind kind) {
-        return twin == Twin.JAVA ? loomylin.java.Pools.create(kind, "growing-test") : loomylin.kotlin.Pools.create(kind, "growing-test");
+        return twin == Twin.JAVA ? loomylin.server.java.Pools.create(kind, "growing-test") : loomylin.server.kotlin.Pools.create(kind, "growing-test");
     }
 
     /** Reads the pool's thread count as often as it can until stopped, keeping the most. */

@@ -26,16 +26,16 @@ import org.junit.jupiter.params.provider.EnumSource;
 class LoomThreadPoolTest {
 
     enum Impl {
-        JAVA(loomylin.java.Pools::figures) {
+        JAVA(loomylin.server.java.Pools::figures) {
             ContainerLifeCycle create(String name, long stopMs) {
-                loomylin.java.LoomThreadPool p = new loomylin.java.LoomThreadPool(name, 1);
+                loomylin.server.java.LoomThreadPool p = new loomylin.server.java.LoomThreadPool(name, 1);
                 p.setStopTimeout(stopMs);
                 return p;
             }
         },
-        KOTLIN(loomylin.kotlin.Pools::figures) {
+        KOTLIN(loomylin.server.kotlin.Pools::figures) {
             ContainerLifeCycle create(String name, long stopMs) {
-                loomylin.kotlin.LoomThreadPool p = new loomylin.kotlin.LoomThreadPool(name, 1);
+                loomylin.server.kotlin.LoomThreadPool p = new loomylin.server.kotlin.LoomThreadPool(name, 1);
                 p.setStopTimeout(stopMs);
                 return p;
             }

@@ -7,7 +7,7 @@ import io.javalin.Javalin;
 import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.stream.Stream;
-import loomylin.backend.Backend;
+import loomylin.server.backend.Backend;
 import loomylin.testing.BackendExtension;
 import loomylin.testing.Http;
 import loomylin.testing.Stops;

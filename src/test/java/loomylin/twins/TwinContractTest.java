@@ -17,17 +17,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.stream.Stream;
-import loomylin.backend.Backend;
-import loomylin.json.Json;
+import loomylin.server.backend.Backend;
+import loomylin.server.json.Json;
 import loomylin.testing.Http;
 import loomylin.testing.Stops;
 import loomylin.testing.TestData;
 import loomylin.testing.TestDatabase;
 import loomylin.testing.Twin;
-import loomylin.web.FileBody;
-import loomylin.web.Limits;
-import loomylin.web.MixedWork;
-import loomylin.web.Sha256Loop;
+import loomylin.server.web.FileBody;
+import loomylin.server.web.Limits;
+import loomylin.server.web.MixedWork;
+import loomylin.server.web.Sha256Loop;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -106,14 +106,14 @@ class TwinContractTest {
                 Arguments.of("/mixed?calls=101", 400, "calls must be a whole number from 0 to 100, got 101\n", "text/plain"),
                 Arguments.of("/mixed-async?calls=-1", 400, "calls must be a whole number from 0 to 100, got '-1'\n", "text/plain"),
                 Arguments.of("/db-blocking?id=7&ms=0", 200, "{\"id\":7,\"name\":\"item-7\"}", "application/json"),
-                Arguments.of("/db-blocking?id=" + loomylin.db.Items.ROWS + "&ms=1", 200, "{\"id\":" + loomylin.db.Items.ROWS + ",\"name\":\"item-" + loomylin.db.Items.ROWS + "\"}", "application/json"),
-                Arguments.of("/db-blocking?id=0x", 400, "id must be a whole number from 0 to " + loomylin.db.Items.ROWS + ", got '0x'\n", "text/plain"),
+                Arguments.of("/db-blocking?id=" + loomylin.server.db.Items.ROWS + "&ms=1", 200, "{\"id\":" + loomylin.server.db.Items.ROWS + ",\"name\":\"item-" + loomylin.server.db.Items.ROWS + "\"}", "application/json"),
+                Arguments.of("/db-blocking?id=0x", 400, "id must be a whole number from 0 to " + loomylin.server.db.Items.ROWS + ", got '0x'\n", "text/plain"),
                 Arguments.of("/db-blocking?ms=60001", 400, "ms must be a whole number from 0 to 60000, got 60001\n", "text/plain"),
                 Arguments.of("/db-async?id=7&ms=0", 200, "{\"id\":7,\"name\":\"item-7\"}", "application/json"),
                 Arguments.of("/db-async?id=99&ms=1", 200, "{\"id\":99,\"name\":\"item-99\"}", "application/json"),
-                Arguments.of("/db-async?id=-3", 400, "id must be a whole number from 0 to " + loomylin.db.Items.ROWS + ", got '-3'\n", "text/plain"),
+                Arguments.of("/db-async?id=-3", 400, "id must be a whole number from 0 to " + loomylin.server.db.Items.ROWS + ", got '-3'\n", "text/plain"),
                 Arguments.of("/db-async?ms=1&ms=2", 400, "ms given 2 times; give it once\n", "text/plain"),
-                Arguments.of("/nope", 404, "no route GET /nope; routes: " + loomylin.web.Routes.listing() + "\n", "text/plain"));
+                Arguments.of("/nope", 404, "no route GET /nope; routes: " + loomylin.server.web.Routes.listing() + "\n", "text/plain"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -199,12 +199,12 @@ class TwinContractTest {
 
     /** Every --hop-client gives /hops-blocking the same answers in both twins, bad requests included. */
     @ParameterizedTest(name = "hop-client {0}")
-    @org.junit.jupiter.params.provider.EnumSource(loomylin.jetty.HopClientKind.class)
-    void everyHopClientAnswersTheSameInBothTwins(loomylin.jetty.HopClientKind hopClient) {
+    @org.junit.jupiter.params.provider.EnumSource(loomylin.server.jetty.HopClientKind.class)
+    void everyHopClientAnswersTheSameInBothTwins(loomylin.server.jetty.HopClientKind hopClient) {
         Map<Twin, Javalin> servers = new LinkedHashMap<>();
         try {
             for (Twin twin : Twin.values()) {
-                loomylin.jetty.ServerOptions o = Twin.options("loom");
+                loomylin.server.jetty.ServerOptions o = Twin.options("loom");
                 o = o.withBackend(java.net.URI.create("http://127.0.0.1:" + backend.port())).withHopClient(hopClient);
                 servers.put(twin, twin.start(o));
             }

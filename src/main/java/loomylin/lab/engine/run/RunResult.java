@@ -1,0 +1,283 @@
+package loomylin.lab.engine.run;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import loomylin.lab.engine.measure.Measured;
+
+/**
+ * One measured run: a row of results.csv.
+ *
+ * @param requests      requests the client sent
+ * @param responses     responses it got, any status
+ * @param ok            of those, 2xx
+ * @param errors        requests without a 2xx answer: no response at all (refused, reset, timed out) or an
+ *                      error status; {@code requests - ok}
+ * @param durationS     the client's wall time, start to exit: the one duration every rate divides by
+ * @param rps           2xx responses per second of {@code durationS}
+ * @param warmupRps     2xx responses per second the warm-up achieved just before: far below {@code rps}
+ *                      means the measured run started cold
+ * @param cpuS          the server JVM's CPU seconds (user + system) during the measured run; NaN when unknown
+ *                      (a --target bench without --metrics), like the server's other figures (-1 for the counts)
+ * @param idleRssKb     the server's resident memory after start-up, before any load
+ * @param peakRssKb     its most resident memory up to the end of the run (warm-up included)
+ * @param peakVszKb     its largest address space, likewise
+ * @param peakThreads   its most OS threads seen by sampling every 100 ms (platform threads only)
+ * @param clientCpuS    the client's CPU seconds
+ * @param clientCpuPct  the client's CPU as a share of all cores during its run, in percent
+ * @param serverCpuPct  the server's, likewise
+ * @param stealPct      the share of the machine's CPU time the hypervisor gave to other guests during the measured
+ *                      run, in percent (/proc/stat); NaN where unknown. Runs with more steal ran on a slower machine
+ * @param clientLimited the server may not have been the limit ({@link ClientLimit#of}): the client used most of the
+ *                      CPUs it may use, or client and server together most of the machine they share
+ * @param invocation    which invocation of the plan made the run (--invocations), from 1
+ * @param backendCpuS   the backend JVM's CPU seconds during the measured run (the calls of /hops-*); NaN where the
+ *                      bench started no backend or the run called none
+ * @param when          when the run (warm-up included) started and ended, and the machine's load then
+ * @param settle        how the warm-up ended, and a closed-loop run's rates by Little's law: what {@link #settled()} reads
+ */
+public record RunResult(RunSpec spec, String twin, long requests, long responses, long ok, long errors, double durationS, double rps,
+                 double warmupRps, Measured.Latency latency, double cpuS, long idleRssKb, long peakRssKb, long peakVszKb, int peakThreads,
+                 double clientCpuS, double clientCpuPct, double serverCpuPct, boolean clientLimited, double stealPct, int invocation,
+                 double backendCpuS, When when, Settle settle) {
+
+    /**
+     * What the settle rule reads beside the rates: whether the warm-up's slices agreed, and a closed-loop run's rates
+     * by Little's law ({@link Measured#littleRps}), its window's and its warm-up's last slice's.
+     *
+     * @param warmupSettled two warm-up slices in a row answered the same rate within {@link #SETTLED_WITHIN} (closed
+     *                      loop: by Little's law); null where not recorded (a hey run, a results.csv from before)
+     * @param littleRps       the window's rate by Little's law; NaN for an open-loop or hey run, or where not recorded
+     * @param warmupLittleRps the warm-up's last slice's, likewise
+     */
+    public record Settle(Boolean warmupSettled, double littleRps, double warmupLittleRps) {
+        public static final Settle NONE = new Settle(null, Double.NaN, Double.NaN);
+
+        /** Both of Little's-law rates known. */
+        public boolean littleKnown() {
+            return littleRps > 0 && warmupLittleRps > 0;
+        }
+    }
+
+    /**
+     * When a run was made: its start (warm-up included) and end, UTC to the second, and the 1-minute load average
+     * as it started; "" where not recorded (results.csv files from before these columns).
+     */
+    public record When(String started, String ended, String load1) {
+        public static final When UNKNOWN = new When("", "", "");
+
+        /** The time now, UTC to the second, as a run's start or end is written. */
+        public static String now() {
+            return java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+        }
+
+        /** The machine's 1-minute load average now, as /proc/loadavg gives it; "" where there is none. */
+        public static String load1Now() {
+            return loomylin.server.proc.ProcReader.SYSTEM.loadAverage().orElse("");
+        }
+    }
+
+    /** A run without a recorded warm-up or Little's-law rates: hey, or read from before they were recorded. */
+    public RunResult(RunSpec spec, String twin, long requests, long responses, long ok, long errors, double durationS, double rps,
+                     double warmupRps, Measured.Latency latency, double cpuS, long idleRssKb, long peakRssKb, long peakVszKb, int peakThreads,
+                     double clientCpuS, double clientCpuPct, double serverCpuPct, boolean clientLimited, double stealPct, int invocation,
+                     double backendCpuS, When when) {
+        this(spec, twin, requests, responses, ok, errors, durationS, rps, warmupRps, latency, cpuS, idleRssKb, peakRssKb, peakVszKb, peakThreads,
+                clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, invocation, backendCpuS, when, Settle.NONE);
+    }
+
+    /** A run whose time is not (yet) recorded. */
+    public RunResult(RunSpec spec, String twin, long requests, long responses, long ok, long errors, double durationS, double rps,
+                     double warmupRps, Measured.Latency latency, double cpuS, long idleRssKb, long peakRssKb, long peakVszKb, int peakThreads,
+                     double clientCpuS, double clientCpuPct, double serverCpuPct, boolean clientLimited, double stealPct, int invocation,
+                     double backendCpuS) {
+        this(spec, twin, requests, responses, ok, errors, durationS, rps, warmupRps, latency, cpuS, idleRssKb, peakRssKb, peakVszKb, peakThreads,
+                clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, invocation, backendCpuS, When.UNKNOWN);
+    }
+
+    /** A run of the bench's first (or only) invocation, without a backend's CPU. */
+    public RunResult(RunSpec spec, String twin, long requests, long responses, long ok, long errors, double durationS, double rps,
+                     double warmupRps, Measured.Latency latency, double cpuS, long idleRssKb, long peakRssKb, long peakVszKb, int peakThreads,
+                     double clientCpuS, double clientCpuPct, double serverCpuPct, boolean clientLimited, double stealPct) {
+        this(spec, twin, requests, responses, ok, errors, durationS, rps, warmupRps, latency, cpuS, idleRssKb, peakRssKb, peakVszKb, peakThreads,
+                clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, 1, Double.NaN);
+    }
+
+    /** The same run, made in invocation {@code n} of the plan (--invocations). */
+    public RunResult inInvocation(int n) {
+        return new RunResult(spec, twin, requests, responses, ok, errors, durationS, rps, warmupRps, latency, cpuS, idleRssKb, peakRssKb, peakVszKb,
+                peakThreads, clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, n, backendCpuS, when, settle);
+    }
+
+    /** The same run, made then. */
+    public RunResult at(When made) {
+        return new RunResult(spec, twin, requests, responses, ok, errors, durationS, rps, warmupRps, latency, cpuS, idleRssKb, peakRssKb, peakVszKb,
+                peakThreads, clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, invocation, backendCpuS, made, settle);
+    }
+
+    /** The same run, with the backend's CPU seconds during its window. */
+    public RunResult withBackendCpuS(double seconds) {
+        return new RunResult(spec, twin, requests, responses, ok, errors, durationS, rps, warmupRps, latency, cpuS, idleRssKb, peakRssKb, peakVszKb,
+                peakThreads, clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, invocation, seconds, when, settle);
+    }
+
+    /** The same run, with how its warm-up ended and its rates by Little's law. */
+    public RunResult withSettle(Settle figures) {
+        return new RunResult(spec, twin, requests, responses, ok, errors, durationS, rps, warmupRps, latency, cpuS, idleRssKb, peakRssKb, peakVszKb,
+                peakThreads, clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, invocation, backendCpuS, when, figures);
+    }
+
+    public static final List<String> COLUMNS = List.of("pool", "endpoint", "concurrency", "mode", "offered_rps", "client", "repeat",
+            "requests", "responses", "ok", "errors", "rps", "warmup_rps", "p50_ms", "p90_ms", "p99_ms", "p999_ms", "max_ms",
+            "cpu_s", "cpu_ms_per_req", "idle_rss_kb", "peak_rss_kb", "peak_vsz_kb", "peak_threads", "client_limited", "twin",
+            "duration_s", "client_cpu_s", "client_cpu_pct", "server_cpu_pct", "steal_pct", "too_short", "settled", "invocation", "backend_cpu_ms_per_req",
+            "started", "ended", "load1", "little_rps", "warmup_little_rps", "warmup_settled");
+
+    /** A measured window with fewer answers than this decides nothing, however long it lasted. */
+    public static final int MIN_ANSWERS = 2_000;
+    /** Nor does a closed-loop window in which a client got fewer answers than this: mostly set-up and ramp. */
+    public static final int MIN_ANSWERS_PER_CLIENT = 20;
+    /** The share within which two warm-up slices agree, and by which a window may fall below the warm-up's last slice (closed loop: by Little's law). */
+    public static final double SETTLED_WITHIN = 0.10;
+
+    /**
+     * Too few answers for the run to back a verdict: under {@link #MIN_ANSWERS}, or, closed-loop, under
+     * {@link #MIN_ANSWERS_PER_CLIENT} per client. An open-loop run's connections are a pool, not clients.
+     */
+    public boolean tooShort() {
+        return tooShort(responses, spec.concurrency(), spec.open());
+    }
+
+    /** The rule of {@link #tooShort()} for any run: {@code answers} over {@code concurrency} clients (or connections, open loop). */
+    public static boolean tooShort(long answers, int concurrency, boolean open) {
+        return answers < MIN_ANSWERS || (!open && answers < (long) MIN_ANSWERS_PER_CLIENT * concurrency);
+    }
+
+    /**
+     * The window did not catch a ramp: the warm-up settled (two slices in a row, each a fresh client at the run's
+     * concurrency, answered the same rate within {@link #SETTLED_WITHIN}), and the window's rate did not fall more
+     * than that below the last slice's. Closed loop, the rates are Little's law's ({@link Settle}). The window is
+     * not held to the slice from above: a fresh client's own ramp (its connections opening, the requests in flight
+     * when it stops) is a larger share of a slice than of a window several times longer, so that a steady server
+     * answers faster in the window. Runs written before the warm-up's end was recorded are held, as they were, to
+     * the slice within {@link #SETTLED_WITHIN} either way (by Little's law where recorded).
+     */
+    public boolean settled() {
+        double window = settle.littleKnown() ? settle.littleRps() : rps;
+        double before = settle.littleKnown() ? settle.warmupLittleRps() : warmupRps;
+        if (settle.warmupSettled() == null) return within(window, before);
+        return settle.warmupSettled() && before > 0 && window >= before * (1 - SETTLED_WITHIN);
+    }
+
+    /** What keeps this run out of a verdict, in the reports' words (too short, unsettled, client-limited); empty when nothing does. */
+    public List<String> marks() {
+        List<String> why = new ArrayList<>();
+        if (tooShort()) why.add("too short");
+        if (!settled()) why.add("unsettled");
+        if (clientLimited) why.add("client-limited");
+        return why;
+    }
+
+    /** Whether {@code rate} lies within {@link #SETTLED_WITHIN} of {@code before}, both known. */
+    public static boolean within(double rate, double before) {
+        return before > 0 && rate > 0 && Math.abs(rate / before - 1) <= SETTLED_WITHIN;
+    }
+
+    /** Memory the run added on top of the idle server. */
+    public long rssGrowthKb() {
+        return idleRssKb < 0 ? 0 : Math.max(0, peakRssKb - idleRssKb);
+    }
+
+    /** Server CPU milliseconds per answered request (any status): independent of the run's length. */
+    public double cpuMsPerRequest() {
+        return responses == 0 ? Double.NaN : cpuS * 1000.0 / responses;
+    }
+
+    /** The backend's CPU milliseconds per answered request, as {@link #cpuMsPerRequest()}; NaN without a backend. */
+    public double backendCpuMsPerRequest() {
+        return responses == 0 ? Double.NaN : backendCpuS * 1000.0 / responses;
+    }
+
+    /** A run whose figures can back a verdict: every request answered 2xx. */
+    public boolean clean() {
+        return errors == 0 && ok > 0;
+    }
+
+    public double p50Ms() {
+        return latency.p50Ms();
+    }
+
+    public double p99Ms() {
+        return latency.p99Ms();
+    }
+
+    public double p999Ms() {
+        return latency.p999Ms();
+    }
+
+    /**
+     * A run read back from its {@link #COLUMNS} (a results or crossover CSV row, by column name), so that a report
+     * can be written again under newer rules; unknown figures come back as NaN or -1, as they were written.
+     */
+    public static RunResult fromCsv(java.util.Map<String, String> f) {
+        RunSpec spec = new RunSpec(loomylin.server.jetty.PoolKind.parse(f.get("pool")), Endpoint.parse(f.get("endpoint")), Integer.parseInt(f.get("concurrency")),
+                "open".equals(f.get("mode")) ? Integer.parseInt(f.get("offered_rps")) : 0,
+                "open".equals(f.get("mode")) ? loomylin.lab.engine.load.Client.OHA : loomylin.lab.engine.load.Client.closed(f.get("client")), Integer.parseInt(f.get("repeat")));
+        Measured.Latency latency = new Measured.Latency(number(f, "p50_ms"), number(f, "p90_ms"), number(f, "p99_ms"), number(f, "p999_ms"), number(f, "max_ms"));
+        double backendMsPerRequest = number(f, "backend_cpu_ms_per_req");
+        long responses = Long.parseLong(f.get("responses"));
+        return new RunResult(spec, f.get("twin"), Long.parseLong(f.get("requests")), responses, Long.parseLong(f.get("ok")),
+                Long.parseLong(f.get("errors")), number(f, "duration_s"), number(f, "rps"), number(f, "warmup_rps"), latency, number(f, "cpu_s"),
+                whole(f, "idle_rss_kb"), whole(f, "peak_rss_kb"), whole(f, "peak_vsz_kb"), (int) whole(f, "peak_threads"), number(f, "client_cpu_s"),
+                number(f, "client_cpu_pct"), number(f, "server_cpu_pct"), Boolean.parseBoolean(f.get("client_limited")), number(f, "steal_pct"),
+                f.get("invocation") == null || f.get("invocation").isEmpty() ? 1 : Integer.parseInt(f.get("invocation")),
+                Double.isNaN(backendMsPerRequest) ? Double.NaN : backendMsPerRequest * responses / 1000.0,
+                new When(f.getOrDefault("started", ""), f.getOrDefault("ended", ""), f.getOrDefault("load1", "")),
+                new Settle(f.get("warmup_settled") == null || f.get("warmup_settled").isEmpty() ? null : Boolean.parseBoolean(f.get("warmup_settled")),
+                        number(f, "little_rps"), number(f, "warmup_little_rps")));
+    }
+
+    private static double number(java.util.Map<String, String> f, String column) {
+        String v = f.get(column);
+        return v == null || v.isEmpty() || v.equals("NaN") ? Double.NaN : Double.parseDouble(v);
+    }
+
+    private static long whole(java.util.Map<String, String> f, String column) {
+        String v = f.get(column);
+        return v == null || v.isEmpty() ? -1 : Long.parseLong(v);
+    }
+
+    public List<String> csvFields() {
+        return List.of(spec.pool().toString(), spec.endpoint().toString(), Integer.toString(spec.concurrency()),
+                spec.open() ? "open" : "closed", spec.open() ? Integer.toString(spec.rate()) : "", spec.client().label(),
+                Integer.toString(spec.repeat()), Long.toString(requests), Long.toString(responses), Long.toString(ok),
+                Long.toString(errors), fixed(rps, 1), fixed(warmupRps, 1), fixed(latency.p50Ms(), 2), fixed(latency.p90Ms(), 2),
+                fixed(latency.p99Ms(), 2), fixed(latency.p999Ms(), 2), fixed(latency.maxMs(), 2), fixed(cpuS, 2),
+                fixed(cpuMsPerRequest(), 4), count(idleRssKb), count(peakRssKb), count(peakVszKb),
+                count(peakThreads), Boolean.toString(clientLimited), twin, fixed(durationS, 3), fixed(clientCpuS, 2),
+                fixed(clientCpuPct, 1), fixed(serverCpuPct, 1), fixed(stealPct, 1),
+                Boolean.toString(tooShort()), Boolean.toString(settled()), Integer.toString(invocation), fixed(backendCpuMsPerRequest(), 4),
+                when.started(), when.ended(), when.load1(), fixed(settle.littleRps(), 1), fixed(settle.warmupLittleRps(), 1),
+                settle.warmupSettled() == null ? "" : settle.warmupSettled().toString());
+    }
+
+    /** A count, or "" when unknown (negative). */
+    public static String count(long value) {
+        return value < 0 ? "" : Long.toString(value);
+    }
+
+    /** KiB as MiB, NaN when unknown (negative). */
+    public static double mb(long kb) {
+        return kb < 0 ? Double.NaN : kb / 1024.0;
+    }
+
+    /** OS threads as a number to chart or summarise, NaN when unknown (negative). */
+    public double threadsOrNaN() {
+        return peakThreads < 0 ? Double.NaN : peakThreads;
+    }
+
+    /** A number with {@code decimals} places, '.' as separator whatever the locale; "" for no value (NaN). */
+    public static String fixed(double value, int decimals) {
+        return Double.isNaN(value) || Double.isInfinite(value) ? "" : String.format(Locale.ROOT, "%." + decimals + "f", value);
+    }
+}

@@ -1,0 +1,140 @@
+package loomylin.lab.experiment.bound;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.function.ToDoubleFunction;
+import loomylin.lab.engine.output.Provenance;
+import loomylin.lab.engine.output.Spread;
+import loomylin.lab.engine.run.RunResult;
+
+/**
+ * admission.csv and admission.md of {@link AdmissionBench}: a row per run, then per pool and load the median
+ * and range over the runs that started idle, and the open-loop goal's verdict.
+ */
+final class AdmissionReport {
+    static final String CSV_HEADER = "invocation,repeat,pool,load,max_in_flight,offered_rps,sent,ok,refused,errors,goodput_rps,ok_p50_ms,ok_p99_ms,"
+            + "all_p99_ms,idle_before,recovered,recovery_s,started,ended,load_average,failure";
+    /** Fewer runs than this in a cell, or from fewer invocations, make it a sketch, not a verdict. */
+    static final int DECIDING_RUNS = 3;
+    static final int DECIDING_INVOCATIONS = 2;
+    /** The first line after the description: where {@code --rerender} starts writing. */
+    static final String BODY_START = "Median (range) over the runs";
+
+    private AdmissionReport() {
+    }
+
+    static String csvLine(AdmissionBench.Row r, String started, String ended, String loadAverage) {
+        return String.join(",", Integer.toString(r.invocation()), Integer.toString(r.repeat()), r.pool(), r.variant(), Integer.toString(r.limit()), Integer.toString(r.offered()),
+                Long.toString(r.sent()), Long.toString(r.ok()), Long.toString(r.refused()), Long.toString(r.errors()), RunResult.fixed(r.goodput(), 2),
+                RunResult.fixed(r.okP50Ms(), 1), RunResult.fixed(r.okP99Ms(), 1), RunResult.fixed(r.allP99Ms(), 1), Boolean.toString(r.idleBefore()),
+                r.failure() == null ? Boolean.toString(r.recovered()) : "", RunResult.fixed(r.recoveryS(), 2), started, ended, loadAverage,
+                r.failure() == null ? "" : "\"" + r.failure().replace("\"", "'") + "\"");
+    }
+
+    /** A row of admission.csv read back. */
+    static AdmissionBench.Row fromCsv(java.util.Map<String, String> c) {
+        String failure = c.get("failure");
+        return new AdmissionBench.Row(Integer.parseInt(c.get("invocation")), Integer.parseInt(c.get("repeat")), c.get("pool"), c.get("load"),
+                Integer.parseInt(c.get("max_in_flight")), Integer.parseInt(c.get("offered_rps")), Long.parseLong(c.get("sent")), Long.parseLong(c.get("ok")),
+                Long.parseLong(c.get("refused")), Long.parseLong(c.get("errors")), number(c.get("goodput_rps")), number(c.get("ok_p50_ms")),
+                number(c.get("ok_p99_ms")), number(c.get("all_p99_ms")), Boolean.parseBoolean(c.get("idle_before")),
+                "true".equals(c.get("recovered")) ? number(c.get("recovery_s")) : Double.NaN, failure == null || failure.isEmpty() ? null : failure);
+    }
+
+    private static double number(String s) {
+        return s == null || s.isEmpty() ? Double.NaN : Double.parseDouble(s);
+    }
+
+    /** The open-loop goal: goodput at least {@link AdmissionBench#GOAL} of the capacity, 2xx p99 under the wait plus the request. */
+    static String verdict(double goodputShare, double okP99Ms, int runs, int invocations) {
+        if (Double.isNaN(goodputShare)) return "no run started idle";
+        boolean met = goodputShare >= AdmissionBench.GOAL && okP99Ms < AdmissionBench.MAX_WAIT_MS + AdmissionBench.REQUEST_MS;
+        boolean sketch = runs < DECIDING_RUNS || invocations < DECIDING_INVOCATIONS;
+        return (met ? "meets" : "misses") + (sketch ? " (sketch: " + runs + (runs == 1 ? " run" : " runs") + " from " + invocations
+                + (invocations == 1 ? " invocation)" : " invocations)") : "");
+    }
+
+    static void write(Path dir, Provenance provenance, int invocation, Bound.Load cpu, int capacity, List<AdmissionBench.Row> rows, Duration window)
+            throws IOException {
+        StringBuilder md = new StringBuilder("# Admission under CPU overload: what --max-in-flight delivers\n\n").append(provenance.markdown());
+        md.append(loomylin.lab.engine.output.Invocations.provenanceNote(invocation));
+        md.append(String.format(Locale.ROOT, "`%s`, every server behind `--max-in-flight %d --max-in-flight-wait-ms %d` (Little's law on %d cores:"
+                        + " sized for %d req/s). Each run: a fresh server JVM, a %d s wrk warm-up on `%s` with at most %d clients, a check that nothing is"
+                        + " admitted or queued, then oha for %d s: open loop at %s the sized rate over %d connections (latency from each request's due time),"
+                        + " or closed loop with %d clients, which re-send every 503 at once (closed) or wait as its Retry-After asks (retry-after; Loomylin's"
+                        + " own client on the JDK's, in the bench's JVM). Goodput: 2xx answers per second of the window. Goal (open loop):"
+                        + " goodput at least %.1f of %d req/s and the 2xx answers' p99 under %d ms (the limit's wait plus the request).\n\n",
+                cpu.pathAndQuery(), cpu.limit(), AdmissionBench.MAX_WAIT_MS, Runtime.getRuntime().availableProcessors(), capacity,
+                AdmissionBench.WARMUP.toSeconds(), Bound.PROBE, Math.min(cpu.limit(), 50), window.toSeconds(),
+                String.join(" and ", AdmissionBench.OPEN_RATES.stream().map(r -> RunResult.fixed(r, 1) + "x").toList()), AdmissionBench.OPEN_CONNECTIONS,
+                AdmissionBench.CLOSED_CLIENTS, AdmissionBench.GOAL, capacity, AdmissionBench.MAX_WAIT_MS + AdmissionBench.REQUEST_MS));
+        writeBody(dir, md.toString(), rows, window);
+    }
+
+    /** The title, provenance and description of an existing admission.md: everything before its table, for {@code --rerender}. */
+    static String head(Path md) throws IOException {
+        return loomylin.lab.engine.output.Invocations.headBefore(md, BODY_START);
+    }
+
+    /** admission.md: {@code head}, then per pool and load the figures of {@code rows}, each run's goodput over the capacity its own limit was sized for. */
+    static void writeBody(Path dir, String head, List<AdmissionBench.Row> rows, Duration window) throws IOException {
+        StringBuilder md = new StringBuilder(head);
+        md.append(BODY_START).append(" that started idle, each run's goodput over the capacity its own `max_in_flight` was sized for (each invocation"
+                + " calibrates its request and limit anew); a cell of fewer than ").append(DECIDING_RUNS)
+                .append(" runs, or from fewer than ").append(DECIDING_INVOCATIONS).append(" invocations, is a sketch.\n\n");
+        md.append("| pool | load | runs (idle / all) | invocations | goodput / capacity | 2xx p99 ms | 503s per s | errors | recovered | goal |\n");
+        md.append("|---|---|--:|--:|--:|--:|--:|--:|--:|---|\n");
+        Set<String> pools = new LinkedHashSet<>();
+        Set<String> loads = new LinkedHashSet<>();
+        for (AdmissionBench.Row r : rows) {
+            pools.add(r.pool());
+            loads.add(r.variant());
+        }
+        for (String pool : pools) {
+            for (String load : loads) {
+                List<AdmissionBench.Row> all = rows.stream().filter(r -> r.pool().equals(pool) && r.variant().equals(load)).toList();
+                if (all.isEmpty()) continue;
+                List<AdmissionBench.Row> idle = all.stream().filter(r -> r.failure() == null && r.idleBefore()).toList();
+                double share = spread(idle, AdmissionReport::share).median();
+                double p99 = spread(idle, AdmissionBench.Row::okP99Ms).median();
+                long recovered = idle.stream().filter(AdmissionBench.Row::recovered).count();
+                int invocations = (int) idle.stream().mapToInt(AdmissionBench.Row::invocation).distinct().count();
+                md.append(String.format(Locale.ROOT, "| %s | %s | %d / %d | %d | %s | %s | %s | %s | %d of %d | %s |%n", pool, load, idle.size(), all.size(), invocations,
+                        withRange(idle, AdmissionReport::share, 2), withRange(idle, AdmissionBench.Row::okP99Ms, 0),
+                        withRange(idle, r -> r.refused() / (double) window.toSeconds(), 0), withRange(idle, r -> r.errors(), 0), recovered, idle.size(),
+                        load.startsWith("open") ? verdict(share, p99, idle.size(), invocations) : "reported beside it"));
+            }
+        }
+        List<AdmissionBench.Row> failed = rows.stream().filter(r -> r.failure() != null || !r.idleBefore()).toList();
+        if (!failed.isEmpty()) {
+            md.append("\nLeft out:\n\n");
+            for (AdmissionBench.Row r : failed)
+                md.append("- invocation ").append(r.invocation()).append(" repeat ").append(r.repeat()).append(' ').append(r.pool()).append(' ').append(r.variant()).append(": ")
+                        .append(r.failure() != null ? r.failure() : "not idle before the load").append('\n');
+        }
+        md.append("\nEvery run, with its start and end time and the load average: [admission.csv](admission.csv).\n");
+        Files.writeString(dir.resolve("admission.md"), md.toString(), StandardCharsets.UTF_8);
+    }
+
+    /** A run's goodput over the capacity its limit was sized for (limit / the request's time): invocations calibrate, so limits can differ. */
+    static double share(AdmissionBench.Row r) {
+        return r.goodput() / (r.limit() * 1000.0 / AdmissionBench.REQUEST_MS);
+    }
+
+    /** Median, range and count of one figure over these runs ({@link Spread}: NaN left out). */
+    static Spread spread(List<AdmissionBench.Row> rows, ToDoubleFunction<AdmissionBench.Row> f) {
+        return Spread.of(rows.stream().map(r -> f.applyAsDouble(r)).toList());
+    }
+
+    private static String withRange(List<AdmissionBench.Row> rows, ToDoubleFunction<AdmissionBench.Row> f, int decimals) {
+        Spread s = spread(rows, f);
+        return s.count() == 0 ? "-" : s.text(decimals);
+    }
+}

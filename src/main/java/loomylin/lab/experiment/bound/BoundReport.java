@@ -1,0 +1,146 @@
+package loomylin.lab.experiment.bound;
+
+import java.awt.Color;
+import java.awt.Graphics2D;
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.ToDoubleFunction;
+import javax.imageio.ImageIO;
+import loomylin.lab.engine.output.Charts;
+import loomylin.lab.engine.output.Provenance;
+import loomylin.lab.engine.run.RunResult;
+import loomylin.server.cli.Durations;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.style.Styler;
+
+/**
+ * bound.csv, bound.md (provenance, then a table per load: what each pool did past its bound, with and without
+ * the limit) and {@code bound-<load>.png}: per load a 3 x 2 grid of bar charts, the pools side by side, one bar
+ * without and one with {@code --max-in-flight}: answers per second, p99, requests refused or unanswered, the
+ * longest queue, peak OS threads and RSS growth. Queue, refuse, or grow, at a glance.
+ */
+final class BoundReport {
+    static final String CSV_HEADER = "load,pool,max_in_flight,concurrency,query,sent,ok,refused,unanswered,rps,p99_ms,pool_queued_peak,"
+            + "admission_queued_peak,tasks_waiting_peak,carrier_queued_peak,idle_threads,peak_threads,heap_growth_mb,rss_growth_mb,"
+            + "recovered,recovery_s,failed_scrapes,behaviour,failure";
+
+    private record Metric(String title, String unit, ToDoubleFunction<Bound.Row> value) {
+    }
+
+    private static final List<Metric> METRICS = List.of(
+            new Metric("answers per second (2xx)", "req/s", Bound.Row::rps),
+            new Metric("p99 latency of answers", "ms", Bound.Row::p99Ms),
+            new Metric("refused (non-2xx) + unanswered", "requests", r -> r.refused() + r.unanswered()),
+            new Metric("longest queue (Jetty, limit, permits, carriers)", "requests", BoundReport::longestQueue),
+            new Metric("peak OS threads", "threads", r -> r.peakThreads()),
+            new Metric("RSS growth", "MB", Bound.Row::rssGrowthMb));
+
+    private BoundReport() {
+    }
+
+    static String csvLine(Bound.Row r) {
+        return String.join(",", r.load(), r.pool(), Integer.toString(r.limit()), Integer.toString(r.concurrency()), quoted(r.query()),
+                Long.toString(r.sent()), Long.toString(r.ok()), Long.toString(r.refused()), Long.toString(r.unanswered()), RunResult.fixed(r.rps(), 1),
+                RunResult.fixed(r.p99Ms(), 1), peak(r.poolQueued()), peak(r.admissionQueued()), peak(r.tasksWaiting()), peak(r.carrierQueued()),
+                RunResult.count(r.idleThreads()), RunResult.count(r.peakThreads()), RunResult.fixed(r.heapGrowthMb(), 1),
+                RunResult.fixed(r.rssGrowthMb(), 1), r.failure() == null ? Boolean.toString(r.recovered()) : "", RunResult.fixed(r.recoveryS(), 2),
+                Integer.toString(r.failedScrapes()), quoted(r.behaviour()), r.failure() == null ? "" : quoted(r.failure()));
+    }
+
+    private static String peak(double v) {
+        return v < 0 ? "" : RunResult.fixed(v, 0);
+    }
+
+    private static String quoted(String s) {
+        return "\"" + s.replace("\"", "'") + "\"";
+    }
+
+    static double longestQueue(Bound.Row r) {
+        return Math.max(0, Math.max(Math.max(r.poolQueued(), r.admissionQueued()), Math.max(r.tasksWaiting(), r.carrierQueued())));
+    }
+
+    static void write(Path dir, Provenance provenance, List<Bound.Load> loads, List<Bound.Row> rows, Duration duration, int cores) throws IOException {
+        StringBuilder md = new StringBuilder("# At the bound: what each pool shape does past it\n\n").append(provenance.markdown());
+        md.append("Each run: a fresh server JVM, a ").append(Durations.go(Bound.WARMUP)).append(" wrk warm-up on the probe, then wrk for ")
+                .append(Durations.go(duration)).append(" (closed loop) on ").append(cores).append(" cores shared with wrk. Queues are peaks of the")
+                .append(" admin port's /metrics sampled every ").append(Bound.SAMPLE_EVERY.toMillis()).append(" ms; threads and RSS from /proc;")
+                .append(" recovered = a probe (`").append(Bound.PROBE).append("`) answered within ").append(Bound.PROMPT.toMillis())
+                .append(" ms, at most ").append(Bound.RECOVERY_BOUND.toSeconds()).append(" s after the load stopped (seconds until it did).\n\n");
+        for (Bound.Load load : loads) {
+            md.append("## ").append(load.name()).append(": ").append(load.description()).append("\n\n`").append(load.pathAndQuery())
+                    .append("`, ").append(load.concurrency()).append(" clients; limited runs: `--max-in-flight ").append(load.limit()).append("`\n\n");
+            md.append("| pool | limit | req/s | p99 ms | refused | unanswered | Jetty queue | limit queue | permit waits | carrier queue |")
+                    .append(" OS threads (idle, peak) | heap growth MB | RSS growth MB | recovered | what it did |\n");
+            md.append("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|---|\n");
+            for (Bound.Row r : rows) {
+                if (!r.load().equals(load.name())) continue;
+                if (r.failure() != null) {
+                    md.append("| ").append(r.pool()).append(" | ").append(r.limit() == 0 ? "none" : r.limit()).append(" | N/A: ")
+                            .append(r.failure().replace("|", "\\|")).append(" |||||||||||||\n");
+                    continue;
+                }
+                md.append(String.format(Locale.ROOT, "| %s | %s | %.1f | %s | %d | %d | %s | %s | %s | %s | %d, %d | %s | %s | %s | %s |%n",
+                        r.pool(), r.limit() == 0 ? "none" : Integer.toString(r.limit()), r.rps(), RunResult.fixed(r.p99Ms(), 0), r.refused(),
+                        r.unanswered(), cell(r.poolQueued()), cell(r.admissionQueued()), cell(r.tasksWaiting()), cell(r.carrierQueued()),
+                        r.idleThreads(), r.peakThreads(), RunResult.fixed(r.heapGrowthMb(), 0), RunResult.fixed(r.rssGrowthMb(), 0),
+                        r.recovered() ? "yes, " + RunResult.fixed(r.recoveryS(), 1) + " s" : "no", r.behaviour()));
+            }
+            md.append("\n![").append(load.name()).append("](").append(chartName(load)).append(")\n\n");
+            chart(dir.resolve(chartName(load)), load, rows);
+        }
+        Files.writeString(dir.resolve("bound.md"), md.toString(), StandardCharsets.UTF_8);
+    }
+
+    private static String cell(double v) {
+        return v < 0 ? "-" : RunResult.fixed(v, 0);
+    }
+
+    static String chartName(Bound.Load load) {
+        return "bound-" + load.name() + ".png";
+    }
+
+    private static void chart(Path file, Bound.Load load, List<Bound.Row> all) throws IOException {
+        List<Bound.Row> rows = all.stream().filter(r -> r.load().equals(load.name())).toList();
+        BufferedImage grid = new BufferedImage(Charts.WIDTH, Charts.HEIGHT, BufferedImage.TYPE_INT_RGB);
+        Graphics2D g = grid.createGraphics();
+        try {
+            for (int i = 0; i < METRICS.size(); i++) {
+                CategoryChart c = cell(load, METRICS.get(i), rows);
+                g.drawImage(BitmapEncoder.getBufferedImage(c), (i % Charts.COLUMNS) * Charts.CELL_WIDTH, (i / Charts.COLUMNS) * Charts.CELL_HEIGHT, null);
+            }
+        } finally {
+            g.dispose();
+        }
+        ImageIO.write(grid, "png", file.toFile());
+    }
+
+    private static CategoryChart cell(Bound.Load load, Metric metric, List<Bound.Row> rows) {
+        CategoryChart chart = new CategoryChartBuilder().width(Charts.CELL_WIDTH).height(Charts.CELL_HEIGHT)
+                .title(load.name() + ": " + metric.title()).yAxisTitle(metric.unit()).build();
+        Styler styler = chart.getStyler();
+        styler.setChartBackgroundColor(Color.WHITE);
+        styler.setLegendPosition(Styler.LegendPosition.InsideNE);
+        chart.getStyler().setSeriesColors(new Color[] {new Color(0x1f77b4), new Color(0xd62728)});
+        List<String> pools = new ArrayList<>();
+        for (Bound.Row r : rows) if (!pools.contains(r.pool())) pools.add(r.pool());
+        for (int limit : List.of(0, load.limit())) {
+            List<Double> values = new ArrayList<>();
+            for (String pool : pools) {
+                double v = rows.stream().filter(r -> r.pool().equals(pool) && r.limit() == limit && r.failure() == null)
+                        .mapToDouble(metric.value()).findFirst().orElse(0);
+                values.add(Double.isNaN(v) || v < 0 ? 0 : v);
+            }
+            chart.addSeries(limit == 0 ? "no limit" : "--max-in-flight " + limit, pools, values);
+        }
+        return chart;
+    }
+}

@@ -1,0 +1,414 @@
+package loomylin.lab.experiment.bound;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import loomylin.lab.engine.load.Client;
+import loomylin.lab.engine.load.ClientBinary;
+import loomylin.lab.engine.load.OhaRun;
+import loomylin.lab.engine.load.WrkRun;
+import loomylin.lab.engine.measure.HttpGet;
+import loomylin.lab.engine.measure.Measured;
+import loomylin.lab.engine.measure.Periodic;
+import loomylin.lab.engine.measure.ProcSampler;
+import loomylin.lab.engine.measure.PrometheusText;
+import loomylin.lab.engine.output.Invocations;
+import loomylin.lab.engine.output.Provenance;
+import loomylin.lab.engine.run.ClientLimit;
+import loomylin.lab.engine.run.FreePort;
+import loomylin.lab.engine.run.PresetOptions;
+import loomylin.lab.engine.run.RunResult;
+import loomylin.lab.engine.run.ServerProcess;
+import loomylin.server.cli.Flags;
+import loomylin.server.cli.StartupFailure;
+import loomylin.server.cli.UsageError;
+import loomylin.server.db.DbOptions;
+import loomylin.server.db.DbStartFailure;
+import loomylin.server.db.LocalPostgres;
+import loomylin.server.jetty.HopClientKind;
+import loomylin.server.jetty.PoolKind;
+import loomylin.server.proc.ProcReader;
+import loomylin.server.proc.ProcStat;
+
+/**
+ * {@code bench --preset db}: the connection pool as the bound. Every server reads {@code /db-blocking?ms=}
+ * {@value #QUERY_MS} (one indexed row, {@value #QUERY_MS} ms of {@code pg_sleep} on the database) from one
+ * PostgreSQL of the bench's own ({@link LocalPostgres}), through a HikariCP pool of {@code --db-pools} connections
+ * that waits {@value #DB_TIMEOUT_MS} ms for one; or, with {@code --db-client vertx}, {@code /db-async} through
+ * Vert.x's pool of as many connections ({@link DbClient}). With {@code --max-in-flight N} every server admits N
+ * requests at once and lets the rest wait as long as the pool's timeout for a slot: admission at the door beside
+ * the pool's timeout ({@link Setup}). Little's law bounds every server at connections / query time,
+ * whatever its thread model; each pool shape gets two loads per database pool on a fresh server JVM: open loop at
+ * {@link #OPEN_SHARE} of that bound (what the thread model costs below it: server and PostgreSQL CPU per answer,
+ * OS threads, latency) and closed loop with {@value #CLOSED_CLIENTS} clients (past it: goodput against the bound,
+ * the 503s of the pool's timeout, and where the queue sits: Jetty's queue, the pool's pending requests,
+ * PostgreSQL's active sessions).
+ *
+ * <p>Before each run the database is reset (every other session ended, none active) so that one run's queries
+ * cannot cost the next; a wrk warm-up on {@code ms=0} with no more clients than connections. PostgreSQL's CPU
+ * (its postmaster, every backend, the ones that ended) is measured apart from the server's. Repeats are
+ * interleaved; run again with the same {@code --out} and the rows add up as the next invocation
+ * ({@link Invocations}). Writes db.csv, db.md and provenance.json.
+ */
+public final class DbBench {
+    public static final String NAME = "db";
+    public static final Set<String> FLAGS = Set.of("preset", "pools", "db-pools", "duration", "repeat", "heap", "out", "timeout", "twin", "wrk", "oha",
+            "rerender", "java", "db-client", "max-in-flight", "max-in-flight-wait-ms", "help");
+    public static final List<String> POOLS = List.of("qtp:200", "loom");
+    public static final List<Integer> DB_POOLS = List.of(10, 50);
+    public static final int QUERY_MS = 100;
+    public static final double OPEN_SHARE = 0.8;
+    public static final int CLOSED_CLIENTS = 1000;
+    public static final int DB_TIMEOUT_MS = 1000;
+    public static final Duration WINDOW = Duration.ofSeconds(30);
+    public static final Duration WARMUP = Duration.ofSeconds(5);
+    public static final int REPEAT = 3;
+    static final int OPEN_CONNECTIONS = 300;
+    static final Duration SAMPLE_EVERY = Duration.ofMillis(250);
+    /** Client and server (with PostgreSQL) together this busy, in percent of the machine, mark a run client-limited. */
+    static final int BUSY_PCT = 90;
+
+    /** One load: open loop at a share of Little's bound, or closed loop with {@link #CLOSED_CLIENTS}. */
+    record Variant(String name, boolean open) {
+    }
+
+    static final List<Variant> VARIANTS = List.of(new Variant(String.format(Locale.ROOT, "open %.1fx", OPEN_SHARE), true),
+            new Variant("closed " + CLOSED_CLIENTS, false));
+
+    /**
+     * One run. {@code bound}: Little's law on the database pool, connections x 1000 / {@link #QUERY_MS}, req/s;
+     * {@code goodput}: 2xx answers per second of the window; {@code refused}: answers other than 2xx (the pool's
+     * 503s); {@code serverCpuMs}, {@code pgCpuMs}: CPU milliseconds per 2xx answer; the peaks are the largest
+     * seen in the window's samples ({@code peakRssMb}: the server JVM's resident memory at its highest, VmHWM, warm-up
+     * included; {@code peakAdmissionQueued}: -1 without {@code --max-in-flight}); {@code clientLimited}: the client, or the machine, was the limit
+     * ({@link ClientLimit}), or an open loop sent less than 95 % of its rate.
+     */
+    record Row(int invocation, int repeat, String pool, int dbPool, String load, int bound, int offered, long sent, long ok, long refused,
+               long errors, double goodput, double okP50Ms, double okP99Ms, double serverCpuMs, double pgCpuMs, double clientPct, int peakJettyQueue,
+               int peakDbPending, int peakInFlight, int peakPgActive, int peakOsThreads, double peakRssMb, int peakAdmissionQueued, long dbTimeouts,
+               boolean clientLimited, String failure) {
+    }
+
+    private DbBench() {
+    }
+
+    static int bound(int dbPool) {
+        return dbPool * 1000 / QUERY_MS;
+    }
+
+    /**
+     * What every server of one {@code --out} runs with besides its pools: the client behind the read, and
+     * {@code --max-in-flight} (0 = none, else waiting {@code waitMs} for a slot, by default {@value #DB_TIMEOUT_MS} ms,
+     * as long as for a connection). The report says all three, and {@code --rerender} reads them back from it.
+     */
+    record Setup(DbClient client, int maxInFlight, int waitMs) {
+        static final Setup DEFAULT = new Setup(DbClient.JDBC, 0, DB_TIMEOUT_MS);
+        private static final java.util.regex.Pattern LIMIT = java.util.regex.Pattern.compile("behind `--max-in-flight (\\d+) --max-in-flight-wait-ms (\\d+)`");
+
+        /** The server flags it adds. */
+        List<String> serverFlags() {
+            return maxInFlight == 0 ? List.of()
+                    : List.of("--max-in-flight", Integer.toString(maxInFlight), "--max-in-flight-wait-ms", Integer.toString(waitMs));
+        }
+
+        /** The report's sentence on admission, "" without it. */
+        String admission() {
+            if (maxInFlight == 0) return "";
+            String wait = waitMs == DB_TIMEOUT_MS ? "as long as for a connection" : waitMs + " ms, where a connection is waited for " + DB_TIMEOUT_MS + " ms";
+            return String.format(Locale.ROOT, " Every server runs behind `--max-in-flight %d --max-in-flight-wait-ms %d`:"
+                    + " %d requests at once, the rest wait for a slot %s, then `503`.", maxInFlight, waitMs, maxInFlight, wait);
+        }
+
+        /** The setup a report written by {@link DbReport} was measured with. */
+        static Setup ofReport(String md) {
+            java.util.regex.Matcher m = LIMIT.matcher(md);
+            return m.find() ? new Setup(DbClient.ofReport(md), Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)))
+                    : new Setup(DbClient.ofReport(md), 0, DB_TIMEOUT_MS);
+        }
+    }
+
+    /** The flags {@code --preset db} reads, read once. */
+    record Options(RunFlags run, List<String> pools, List<Integer> dbPools, Setup setup) {
+        static Options of(Flags flags) {
+            List<String> pools = PresetOptions.poolLabels(flags, POOLS);
+            List<Integer> dbPools = flags.commaList("db-pools", DB_POOLS.stream().map(String::valueOf).toList()).stream()
+                    .map(n -> UsageError.parsing(v -> {
+                        int i = Integer.parseInt(v);
+                        if (i < 1 || i > 200) throw new IllegalArgumentException("--db-pools: each from 1 to 200, got " + v);
+                        return i;
+                    }, n)).toList();
+            DbClient client = UsageError.parsing(DbClient::parse, flags.get("db-client") == null ? "jdbc" : flags.get("db-client"));
+            int maxInFlight = flags.integer("max-in-flight", 0, 0, 100_000);
+            if (maxInFlight == 0 && flags.get("max-in-flight-wait-ms") != null)
+                throw new UsageError("--max-in-flight-wait-ms is how long a request waits for --max-in-flight's slot: give --max-in-flight N too");
+            int waitMs = flags.integer("max-in-flight-wait-ms", DB_TIMEOUT_MS, 0, 600_000);
+            return new Options(RunFlags.read(flags, NAME, WINDOW, REPEAT, CLOSED_CLIENTS), pools, dbPools, new Setup(client, maxInFlight, waitMs));
+        }
+    }
+
+    public static Path run(Flags flags, String commandLine, PrintStream out) {
+        if (flags.on("rerender"))
+            return rerender(Path.of(flags.get("out")).toAbsolutePath(), Bound.wholeSeconds(flags, NAME, WINDOW), out);
+        return run(Options.of(flags), commandLine, out);
+    }
+
+    static Path run(Options o, String commandLine, PrintStream out) {
+        List<String> pools = o.pools();
+        List<Integer> dbPools = o.dbPools();
+        Setup setup = o.setup();
+        RunFlags run = o.run();
+        Duration window = run.window();
+        int repeat = run.repeat();
+        String twin = run.twin();
+        String heap = run.heap();
+        int timeoutS = run.timeoutS();
+        Path wrk = run.wrk().locate();
+        Path oha = run.oha().locate();
+        Path dir = run.dir();
+        int cores = Runtime.getRuntime().availableProcessors();
+        int maxPool = dbPools.stream().mapToInt(Integer::intValue).max().orElse(10);
+        try {
+            Files.createDirectories(dir);
+            Path csv = dir.resolve("db.csv");
+            int invocation = Invocations.next(csv, DbReport.CSV_HEADER);
+            List<Row> rows = new ArrayList<>(Invocations.rows(csv).stream().map(DbReport::fromCsv).toList());
+            Path serversLog = dir.resolve("servers.log");
+            if (!Files.exists(serversLog)) Files.writeString(serversLog, "");
+            int runs = repeat * pools.size() * dbPools.size() * VARIANTS.size();
+            out.printf(Locale.ROOT, "bench: preset %s, invocation %d, %d runs of %d s, about %d minutes; %s?ms=%d through %s connections%s%n", NAME,
+                    invocation, runs, window.toSeconds(), (runs * (window.toSeconds() + WARMUP.toSeconds() + Bound.OVERHEAD_S) + 59) / 60, setup.client().route,
+                    QUERY_MS, dbPools, setup.maxInFlight() == 0 ? "" : ", --max-in-flight " + setup.maxInFlight());
+            String postgresVersion;
+            try (LocalPostgres pg = LocalPostgres.start(null, 2 * maxPool + 20)) {
+                postgresVersion = pg.version();
+                DbOptions admin = pg.options(1, DB_TIMEOUT_MS);
+                int n = 0;
+                for (int r = 1; r <= repeat; r++) {
+                    for (String pool : pools) {
+                        for (int dbPool : dbPools) {
+                            for (Variant v : VARIANTS) {
+                                n++;
+                                String started = RunResult.When.now();
+                                Row row = one(invocation, r, pool, dbPool, v, setup, pg, admin, twin, heap, wrk, oha, window, timeoutS, cores, serversLog);
+                                rows.add(row);
+                                Files.writeString(csv, DbReport.csvLine(row, started, RunResult.When.now(), RunResult.When.load1Now())
+                                        + "\n", StandardOpenOption.APPEND);
+                                out.printf(Locale.ROOT, "bench: %d/%d repeat %d %s db-pool %d %s: %s%n", n, runs, r, pool, dbPool, v.name(),
+                                        row.failure() != null ? "N/A (" + row.failure() + ")" : String.format(Locale.ROOT,
+                                                "goodput %.1f req/s (%.2f of %d), 2xx p99 %s ms, %d refused, server %.2f ms + PostgreSQL %.2f ms CPU per answer%s",
+                                                row.goodput(), row.goodput() / row.bound(), row.bound(), loomylin.lab.engine.run.RunResult.fixed(row.okP99Ms(), 0),
+                                                row.refused(), row.serverCpuMs(), row.pgCpuMs(), row.clientLimited() ? ", CLIENT-LIMITED" : ""));
+                            }
+                        }
+                    }
+                }
+            } catch (DbStartFailure e) {
+                throw new StartupFailure("bench: " + e.getMessage());
+            }
+            Provenance provenance = Provenance.collect(commandLine, dir, Map.of("wrk", ClientBinary.version(Client.WRK, wrk), "oha",
+                    ClientBinary.version(Client.OHA, oha), "postgresql", postgresVersion), Map.of());
+            provenance.write(dir, invocation);
+            DbReport.write(dir, provenance, invocation, rows, window, setup);
+            out.printf("bench: done; %s%n", dir.resolve("db.md"));
+            return dir;
+        } catch (IOException e) {
+            throw new StartupFailure("bench: " + e.getMessage());
+        }
+    }
+
+    private static Row one(int invocation, int repeat, String pool, int dbPool, Variant v, Setup setup, LocalPostgres pg, DbOptions admin, String twin, String heap,
+                           Path wrk, Path oha, Duration window, int timeoutS, int cores, Path serversLog) throws IOException {
+        Files.writeString(serversLog, "=== invocation " + invocation + " repeat " + repeat + " " + pool + " db-pool " + dbPool + " " + v.name() + "\n",
+                StandardOpenOption.APPEND);
+        int bound = bound(dbPool);
+        int offered = v.open() ? (int) Math.round(OPEN_SHARE * bound) : 0;
+        try {
+            reset(admin);
+        } catch (SQLException e) {
+            return failed(invocation, repeat, pool, dbPool, v, bound, offered, "could not reset the database: " + e.getMessage());
+        }
+        int adminPort = FreePort.pick();
+        String url = admin.jdbcUrl() + "?user=" + admin.user() + "&password=" + admin.password();
+        List<String> more = new ArrayList<>(List.of("--admin-port", Integer.toString(adminPort), "--db-url", url, "--db-pool", Integer.toString(dbPool),
+                "--db-timeout-ms", Integer.toString(DB_TIMEOUT_MS)));
+        more.addAll(setup.serverFlags());
+        URI unused = URI.create("http://" + ServerProcess.HOST + ":1");
+        ServerProcess server = ServerProcess.server(List.of(), pool, twin, heap, FreePort.pick(), unused, HopClientKind.JDK, serversLog, more);
+        try {
+            server.awaitPool(pool, twin);
+            URI metrics = URI.create("http://" + ServerProcess.HOST + ":" + adminPort + "/metrics");
+            try (ProcSampler proc = new ProcSampler(ProcReader.SYSTEM, server.pid(), SAMPLE_EVERY);
+                 Peaks peaks = new Peaks(metrics, admin, SAMPLE_EVERY)) {
+                WrkRun.measure(wrk, server.uri(setup.client().route + "?ms=0"), (int) WARMUP.toSeconds(), Math.min(dbPool, 50), timeoutS, cores, proc);
+                double server0 = cpuSeconds(server.pid()), pg0 = postgresCpuSeconds(pg.pid());
+                double timeouts0 = metric(metrics, "loomylin_db_connection_timeouts_total");
+                proc.start();
+                peaks.start();
+                URI target = server.uri(setup.client().route + "?ms=" + QUERY_MS);
+                OhaRun.Split s = v.open()
+                        ? OhaRun.openSplit(oha, target, offered, window, OPEN_CONNECTIONS, timeoutS, proc)
+                        : OhaRun.closedSplit(oha, target, window, CLOSED_CLIENTS, timeoutS, proc);
+                peaks.stop();
+                double serverS = cpuSeconds(server.pid()) - server0, pgS = postgresCpuSeconds(pg.pid()) - pg0;
+                long dbTimeouts = Math.round(metric(metrics, "loomylin_db_connection_timeouts_total") - timeouts0);
+                if (!server.alive()) return failed(invocation, repeat, pool, dbPool, v, bound, offered, "server exited during the run: " + server.outputTail());
+                Measured m = s.all();
+                double wallS = Math.max(m.wallS(), window.toSeconds());
+                double clientPct = 100 * m.clientCpuS() / (wallS * cores);
+                double serverPct = 100 * (serverS + pgS) / (wallS * cores);
+                boolean clientLimited = ClientLimit.of(clientPct, serverPct, cores, cores, true, BUSY_PCT)
+                        || (v.open() && m.sent() < 0.95 * offered * window.toSeconds());
+                return new Row(invocation, repeat, pool, dbPool, v.name(), bound, offered, m.sent(), m.ok(), m.answered() - m.ok(), s.errors(),
+                        m.ok() / (double) window.toSeconds(), s.ok().p50Ms(), s.ok().p99Ms(), m.ok() == 0 ? Double.NaN : 1000 * serverS / m.ok(),
+                        m.ok() == 0 ? Double.NaN : 1000 * pgS / m.ok(), clientPct, peaks.jettyQueue, peaks.dbPending, peaks.inFlight, peaks.pgActive,
+                        proc.peaks().threads(), proc.peaks().rssKb() / 1024.0, peaks.admissionQueued, dbTimeouts, clientLimited, null);
+            }
+        } catch (StartupFailure | IllegalArgumentException e) {
+            String line = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+            return failed(invocation, repeat, pool, dbPool, v, bound, offered, line.length() > 160 ? line.substring(0, 160) + "..." : line);
+        } finally {
+            server.close();
+        }
+    }
+
+    /** {@code --rerender}: db.md (its title and provenance kept) and db.png written again from --out's db.csv, measuring nothing. */
+    static Path rerender(Path dir, Duration window, PrintStream out) {
+        Path csv = dir.resolve("db.csv");
+        if (!Files.isRegularFile(csv) || !Files.isRegularFile(dir.resolve("db.md")))
+            throw new UsageError("--rerender: no db.csv and db.md in " + dir);
+        try {
+            List<Row> rows = Invocations.rows(csv).stream().map(DbReport::fromCsv).toList();
+            Setup setup = Setup.ofReport(Files.readString(dir.resolve("db.md")));
+            DbReport.write(dir, DbReport.head(dir.resolve("db.md"), setup.client()), rows, window, setup);
+        } catch (IOException | RuntimeException e) {
+            throw new StartupFailure("bench: --rerender: " + e.getMessage());
+        }
+        out.printf("bench: rendered %s and %s%n", dir.resolve("db.md"), dir.resolve(DbReport.CHART));
+        return dir;
+    }
+
+    /** Ends every session but this one's and waits (at most 10 s) until none is left, then resets PostgreSQL's statistics. */
+    static void reset(DbOptions admin) throws SQLException {
+        try (Connection c = admin.connect(); Statement s = c.createStatement()) {
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (true) {
+                s.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()");
+                try (ResultSet r = s.executeQuery("SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()")) {
+                    r.next();
+                    if (r.getInt(1) == 0 || System.nanoTime() > deadline) break;
+                }
+                try {
+                    Thread.sleep(50);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+            s.execute("SELECT pg_stat_reset()");
+        }
+    }
+
+    /** The server JVM's CPU seconds so far. */
+    private static double cpuSeconds(long pid) {
+        return ProcReader.SYSTEM.stat(pid).map(ProcStat::cpuSeconds).orElse(Double.NaN);
+    }
+
+    /**
+     * PostgreSQL's CPU seconds so far: the postmaster's own and its ended children's ({@code cutime + cstime}), and
+     * every live backend's and auxiliary process's.
+     */
+    static double postgresCpuSeconds(long postmaster) {
+        double ticks = ProcReader.SYSTEM.stat(postmaster).map(s -> (double) s.cpuTicks() + s.childrenTicks()).orElse(Double.NaN);
+        for (ProcessHandle child : ProcessHandle.of(postmaster).map(h -> h.descendants().toList()).orElse(List.of()))
+            ticks += ProcReader.SYSTEM.stat(child.pid()).map(s -> (double) s.cpuTicks()).orElse(0.0);
+        return ticks / ProcStat.TICKS_PER_SECOND;
+    }
+
+    private static double metric(URI metrics, String name) {
+        try {
+            return PrometheusText.parse(HttpGet.ok("metrics", metrics)).all(name).stream().mapToDouble(PrometheusText.Sample::value).sum();
+        } catch (StartupFailure | IllegalArgumentException e) {
+            return Double.NaN;
+        }
+    }
+
+    /**
+     * The window's peaks of where requests wait: Jetty's queue, the pool's pending requests, in flight, PostgreSQL's
+     * active sessions, the admission limit's queue (-1 without {@code --max-in-flight}).
+     */
+    static final class Peaks implements AutoCloseable {
+        private final URI metrics;
+        private final DbOptions admin;
+        private final Periodic periodic;
+        private Connection connection;
+        volatile int jettyQueue = -1, dbPending = -1, inFlight = -1, pgActive = -1, admissionQueued = -1;
+
+        Peaks(URI metrics, DbOptions admin, Duration every) {
+            this.metrics = metrics;
+            this.admin = admin;
+            this.periodic = new Periodic("db-peaks", every, this::sample);
+        }
+
+        void start() {
+            periodic.start();
+        }
+
+        void stop() {
+            periodic.stop(Duration.ofSeconds(5));
+        }
+
+        private void sample() {
+            try {
+                PrometheusText m = PrometheusText.parse(HttpGet.ok("metrics", metrics));
+                jettyQueue = Math.max(jettyQueue, (int) max(m, "loomylin_pool_queued_tasks"));
+                dbPending = Math.max(dbPending, (int) max(m, "loomylin_db_pending"));
+                inFlight = Math.max(inFlight, (int) max(m, "loomylin_requests_in_flight"));
+                admissionQueued = Math.max(admissionQueued, (int) max(m, "loomylin_admission_queued"));
+            } catch (StartupFailure | IllegalArgumentException e) {
+                // the admin port too busy to answer in time: this sample is skipped
+            }
+            try {
+                if (connection == null) connection = admin.connect();
+                try (Statement s = connection.createStatement(); ResultSet r = s.executeQuery(
+                        "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend' AND state = 'active' AND pid <> pg_backend_pid()")) {
+                    r.next();
+                    pgActive = Math.max(pgActive, r.getInt(1));
+                }
+            } catch (SQLException e) {
+                connection = null;
+            }
+        }
+
+        private static double max(PrometheusText m, String name) {
+            return m.all(name).stream().mapToDouble(PrometheusText.Sample::value).max().orElse(-1);
+        }
+
+        @Override
+        public void close() {
+            stop();
+            try {
+                if (connection != null) connection.close();
+            } catch (SQLException e) {
+                // closing a monitoring connection: nothing to keep
+            }
+        }
+    }
+
+    private static Row failed(int invocation, int repeat, String pool, int dbPool, Variant v, int bound, int offered, String why) {
+        return new Row(invocation, repeat, pool, dbPool, v.name(), bound, offered, 0, 0, 0, 0, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
+                -1, -1, -1, -1, -1, Double.NaN, -1, 0, false, why);
+    }
+}

@@ -1,0 +1,206 @@
+package loomylin.lab.experiment.bound;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.ToDoubleFunction;
+import loomylin.lab.engine.output.Invocations;
+import loomylin.lab.engine.output.Provenance;
+import loomylin.lab.engine.output.Spread;
+import loomylin.lab.engine.output.Charts;
+import loomylin.lab.engine.run.RunResult;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.style.Styler;
+
+/**
+ * db.csv and db.md of {@link DbBench}: a row per run, then per pool shape, database pool and load the median and
+ * range over the runs that decide (no failure, not client-limited), with the count of those that do not.
+ */
+final class DbReport {
+    static final String CSV_HEADER = "invocation,repeat,pool,db_pool,load,little_bound_rps,offered_rps,sent,ok,refused,errors,goodput_rps,ok_p50_ms,ok_p99_ms,"
+            + "server_cpu_ms_per_ok,postgres_cpu_ms_per_ok,client_cpu_pct,peak_jetty_queue,peak_db_pending,peak_in_flight,peak_postgres_active,"
+            + "peak_os_threads,peak_admission_queued,db_timeouts,client_limited,started,ended,load_average,failure,peak_rss_mb";
+    static final int DECIDING_RUNS = 3;
+    static final int DECIDING_INVOCATIONS = 2;
+
+    private DbReport() {
+    }
+
+    static String csvLine(DbBench.Row r, String started, String ended, String loadAverage) {
+        return String.join(",", Integer.toString(r.invocation()), Integer.toString(r.repeat()), r.pool(), Integer.toString(r.dbPool()), r.load(),
+                Integer.toString(r.bound()), Integer.toString(r.offered()), Long.toString(r.sent()), Long.toString(r.ok()), Long.toString(r.refused()),
+                Long.toString(r.errors()), RunResult.fixed(r.goodput(), 2), RunResult.fixed(r.okP50Ms(), 1), RunResult.fixed(r.okP99Ms(), 1),
+                RunResult.fixed(r.serverCpuMs(), 3), RunResult.fixed(r.pgCpuMs(), 3), RunResult.fixed(r.clientPct(), 1), Integer.toString(r.peakJettyQueue()),
+                Integer.toString(r.peakDbPending()), Integer.toString(r.peakInFlight()), Integer.toString(r.peakPgActive()), Integer.toString(r.peakOsThreads()),
+                Integer.toString(r.peakAdmissionQueued()), Long.toString(r.dbTimeouts()), Boolean.toString(r.clientLimited()), started, ended, loadAverage,
+                r.failure() == null ? "" : "\"" + r.failure().replace("\"", "'") + "\"", RunResult.fixed(r.peakRssMb(), 1));
+    }
+
+    static DbBench.Row fromCsv(Map<String, String> c) {
+        String failure = c.get("failure");
+        return new DbBench.Row(integer(c, "invocation"), integer(c, "repeat"), c.get("pool"), integer(c, "db_pool"), c.get("load"),
+                integer(c, "little_bound_rps"), integer(c, "offered_rps"), Long.parseLong(c.get("sent")), Long.parseLong(c.get("ok")),
+                Long.parseLong(c.get("refused")), Long.parseLong(c.get("errors")), number(c, "goodput_rps"), number(c, "ok_p50_ms"), number(c, "ok_p99_ms"),
+                number(c, "server_cpu_ms_per_ok"), number(c, "postgres_cpu_ms_per_ok"), number(c, "client_cpu_pct"), integer(c, "peak_jetty_queue"),
+                integer(c, "peak_db_pending"), integer(c, "peak_in_flight"), integer(c, "peak_postgres_active"), integer(c, "peak_os_threads"),
+                number(c, "peak_rss_mb"), integer(c, "peak_admission_queued"), Long.parseLong(c.get("db_timeouts")), Boolean.parseBoolean(c.get("client_limited")), failure == null || failure.isEmpty() ? null : failure);
+    }
+
+    private static int integer(Map<String, String> c, String column) {
+        return Integer.parseInt(c.get(column));
+    }
+
+    private static double number(Map<String, String> c, String column) {
+        String s = c.get(column);
+        return s == null || s.isEmpty() ? Double.NaN : Double.parseDouble(s);
+    }
+
+    /** "decides", or why the cell is a sketch: too few deciding runs, or all from one invocation. */
+    static String standing(int runs, int invocations) {
+        if (runs == 0) return "no deciding run";
+        if (runs < DECIDING_RUNS || invocations < DECIDING_INVOCATIONS)
+            return "sketch: " + runs + (runs == 1 ? " run" : " runs") + " from " + invocations + (invocations == 1 ? " invocation" : " invocations");
+        return "decides";
+    }
+
+    static final String CHART = "db.png";
+
+    static void write(Path dir, Provenance provenance, int invocation, List<DbBench.Row> rows, Duration window, DbBench.Setup setup) throws IOException {
+        write(dir, title(setup.client()) + provenance.markdown() + Invocations.provenanceNote(invocation), rows, window, setup);
+    }
+
+    static String title(DbClient client) {
+        return "# The connection pool as the bound: " + client.route + " on PostgreSQL\n\n";
+    }
+
+    /** The title and provenance of an existing db.md of {@code client}, for {@code --rerender}. */
+    static String head(Path md, DbClient client) throws IOException {
+        return loomylin.lab.engine.output.Invocations.headBefore(md, client.bodyStart());
+    }
+
+    static void write(Path dir, String head, List<DbBench.Row> rows, Duration window, DbBench.Setup setup) throws IOException {
+        StringBuilder md = new StringBuilder(head);
+        md.append(String.format(Locale.ROOT, "%s%d`: one row by its primary key and %d ms of `pg_sleep` on a PostgreSQL of the bench's own,"
+                        + " %s that waits %d ms for a connection (then `503`).%s Little's law bounds a server at"
+                        + " connections x 1000 / %d req/s, whatever its threads. Each run: a fresh server JVM, the database reset (no session left), a %d s"
+                        + " wrk warm-up on `ms=0`, then oha for %d s: open loop at %.1f of the bound over %d connections (latency from each request's due"
+                        + " time), or closed loop with %d clients. Goodput: 2xx answers per second. CPU: milliseconds per 2xx answer, the server JVM's and"
+                        + " PostgreSQL's (every backend) apart. Peaks: the largest of the window's samples every %d ms: Jetty's queue, requests waiting for"
+                        + " a connection in the pool, requests in flight, PostgreSQL's active sessions, the server's OS threads; the server JVM's resident"
+                        + " memory at its highest (VmHWM, warm-up included; \"-\" in runs recorded before it was).\n\n",
+                setup.client().bodyStart(), DbBench.QUERY_MS, DbBench.QUERY_MS, setup.client().how, DbBench.DB_TIMEOUT_MS, setup.admission(), DbBench.QUERY_MS,
+                DbBench.WARMUP.toSeconds(), window.toSeconds(),
+                DbBench.OPEN_SHARE, DbBench.OPEN_CONNECTIONS, DbBench.CLOSED_CLIENTS, DbBench.SAMPLE_EVERY.toMillis()));
+        boolean limited = setup.maxInFlight() > 0;
+        md.append("Median (range) over the runs that decide: no failure and not client-limited (the client, or client and server together, over ")
+                .append(DbBench.BUSY_PCT).append(" % of the machine, or an open loop that sent under 95 % of its rate). A cell of fewer than ")
+                .append(DECIDING_RUNS).append(" such runs, or from fewer than ").append(DECIDING_INVOCATIONS).append(" invocations, is a sketch.\n\n");
+        md.append("| pool | db pool | load | runs (deciding / all) | standing | goodput / bound | 2xx p50 ms | 2xx p99 ms | 503 per s | server CPU ms | "
+                + "PostgreSQL CPU ms | peak Jetty queue | peak pool pending | peak PostgreSQL active | peak OS threads | peak RSS MB |"
+                + (limited ? " peak admission queue |\n" : "\n"));
+        md.append("|---|--:|---|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|").append(limited ? "--:|\n" : "\n");
+        Set<String> pools = new LinkedHashSet<>();
+        Set<Integer> dbPools = new LinkedHashSet<>();
+        Set<String> loads = new LinkedHashSet<>();
+        for (DbBench.Row r : rows) {
+            pools.add(r.pool());
+            dbPools.add(r.dbPool());
+            loads.add(r.load());
+        }
+        for (int dbPool : dbPools) {
+            for (String load : loads) {
+                for (String pool : pools) {
+                    List<DbBench.Row> all = rows.stream().filter(r -> r.pool().equals(pool) && r.dbPool() == dbPool && r.load().equals(load)).toList();
+                    if (all.isEmpty()) continue;
+                    List<DbBench.Row> deciding = all.stream().filter(r -> r.failure() == null && !r.clientLimited()).toList();
+                    int invocations = (int) deciding.stream().mapToInt(DbBench.Row::invocation).distinct().count();
+                    md.append(String.format(Locale.ROOT, "| %s | %d | %s | %d / %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%s%n", pool, dbPool, load,
+                            deciding.size(), all.size(), standing(deciding.size(), invocations), cell(deciding, r -> r.goodput() / r.bound(), 2),
+                            cell(deciding, DbBench.Row::okP50Ms, 0), cell(deciding, DbBench.Row::okP99Ms, 0),
+                            cell(deciding, r -> r.refused() / (double) window.toSeconds(), 0), cell(deciding, DbBench.Row::serverCpuMs, 2),
+                            cell(deciding, DbBench.Row::pgCpuMs, 2), cell(deciding, DbBench.Row::peakJettyQueue, 0),
+                            cell(deciding, DbBench.Row::peakDbPending, 0), cell(deciding, DbBench.Row::peakPgActive, 0),
+                            cell(deciding, DbBench.Row::peakOsThreads, 0), known(deciding, DbBench.Row::peakRssMb, 0), limited ? " " + cell(deciding, DbBench.Row::peakAdmissionQueued, 0) + " |" : ""));
+                }
+            }
+        }
+        List<DbBench.Row> left = rows.stream().filter(r -> r.failure() != null || r.clientLimited()).toList();
+        if (!left.isEmpty()) {
+            md.append("\nLeft out:\n\n");
+            for (DbBench.Row r : left)
+                md.append("- invocation ").append(r.invocation()).append(" repeat ").append(r.repeat()).append(' ').append(r.pool()).append(" db pool ")
+                        .append(r.dbPool()).append(' ').append(r.load()).append(": ").append(r.failure() != null ? r.failure()
+                                : String.format(Locale.ROOT, "client-limited (client %.0f %% of the machine)", r.clientPct())).append('\n');
+        }
+        chart(dir.resolve(CHART), rows, window);
+        md.append("\n![The medians of the deciding runs: goodput against Little's bound, 2xx p99, 503s, where the queue sits, OS threads](")
+                .append(CHART).append(")\n");
+        md.append("\nEvery run, with its start and end time and the load average: [db.csv](db.csv).\n");
+        Files.writeString(dir.resolve("db.md"), md.toString(), StandardCharsets.UTF_8);
+    }
+
+    private record Metric(String title, String unit, ToDoubleFunction<DbBench.Row> value) {
+    }
+
+    /** {@code db.png}: a 3 x 2 grid of bar charts, a bar per pool shape and database pool, a series per load; medians of the deciding runs. */
+    private static void chart(Path file, List<DbBench.Row> rows, Duration window) throws IOException {
+        List<Metric> metrics = List.of(new Metric("2xx answers / Little's bound", "share", r -> r.goodput() / r.bound()),
+                new Metric("p99 of the 2xx answers", "ms", DbBench.Row::okP99Ms),
+                new Metric("503 answers per second", "req/s", r -> r.refused() / (double) window.toSeconds()),
+                new Metric("peak requests in Jetty's queue", "requests", DbBench.Row::peakJettyQueue),
+                new Metric("peak requests waiting for a connection", "requests", DbBench.Row::peakDbPending),
+                new Metric("peak OS threads of the server", "threads", DbBench.Row::peakOsThreads));
+        List<DbBench.Row> deciding = rows.stream().filter(r -> r.failure() == null && !r.clientLimited()).toList();
+        List<String> cells = new java.util.ArrayList<>();
+        for (DbBench.Row r : deciding) if (!cells.contains(cellName(r))) cells.add(cellName(r));
+        List<String> loads = deciding.stream().map(DbBench.Row::load).distinct().toList();
+        java.awt.image.BufferedImage grid = new java.awt.image.BufferedImage(Charts.WIDTH, Charts.HEIGHT, java.awt.image.BufferedImage.TYPE_INT_RGB);
+        java.awt.Graphics2D g = grid.createGraphics();
+        try {
+            for (int i = 0; i < metrics.size(); i++) {
+                Metric metric = metrics.get(i);
+                CategoryChart c = new CategoryChartBuilder().width(Charts.CELL_WIDTH).height(Charts.CELL_HEIGHT).title(metric.title())
+                        .yAxisTitle(metric.unit()).build();
+                c.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
+                c.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
+                c.getStyler().setSeriesColors(new java.awt.Color[] {new java.awt.Color(0x1f77b4), new java.awt.Color(0xd62728)});
+                for (String load : loads) {
+                    List<Double> values = new java.util.ArrayList<>();
+                    for (String cell : cells) {
+                        Spread s = Spread.of(deciding.stream().filter(r -> r.load().equals(load) && cellName(r).equals(cell))
+                                .map(r -> metric.value().applyAsDouble(r)).filter(v -> v >= 0).toList());
+                        values.add(s.count() == 0 || Double.isNaN(s.median()) ? 0 : s.median());
+                    }
+                    c.addSeries(load, cells, values);
+                }
+                g.drawImage(BitmapEncoder.getBufferedImage(c), (i % Charts.COLUMNS) * Charts.CELL_WIDTH, (i / Charts.COLUMNS) * Charts.CELL_HEIGHT, null);
+            }
+        } finally {
+            g.dispose();
+        }
+        javax.imageio.ImageIO.write(grid, "png", file.toFile());
+    }
+
+    private static String cellName(DbBench.Row r) {
+        return r.pool() + ", " + r.dbPool() + " conn.";
+    }
+
+    /** {@link #cell} over the runs that recorded the figure; "-" when none did. */
+    private static String known(List<DbBench.Row> rows, ToDoubleFunction<DbBench.Row> f, int decimals) {
+        return cell(rows.stream().filter(r -> !Double.isNaN(f.applyAsDouble(r))).toList(), f, decimals);
+    }
+
+    private static String cell(List<DbBench.Row> rows, ToDoubleFunction<DbBench.Row> f, int decimals) {
+        Spread s = Spread.of(rows.stream().map(r -> f.applyAsDouble(r)).filter(v -> v >= 0 || Double.isNaN(v)).toList());
+        return s.count() == 0 ? "-" : s.text(decimals);
+    }
+}

@@ -1,0 +1,129 @@
+package loomylin.lab.experiment.bound;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import loomylin.lab.bench.BenchFlags;
+import loomylin.lab.engine.load.OhaRun;
+import loomylin.server.cli.Flags;
+import loomylin.server.cli.UsageError;
+import loomylin.server.json.Json;
+import loomylin.testing.IntegrationTest;
+import loomylin.testing.Tools;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class AdmissionBenchTest {
+
+    /** The 2xx answers' latency comes from oha's success breakdown, the 503s' do not enter it, and deadline aborts are not errors. */
+    @Test
+    void ohaSplitKeepsTheLatencyOf2xxApartAndDeadlineAbortsAreNotErrors() {
+        String json = """
+                {"summary": {"slowest": 2.5},
+                 "latencyPercentiles": {"p50": 0.001, "p90": 0.002, "p99": 2.4, "p99.9": 2.5},
+                 "latencyPercentilesSuccessful": {"p50": 1.1, "p90": 1.5, "p99": 1.9, "p99.9": 2.0},
+                 "latencyPercentilesNotSuccessful": {"p50": 0.001, "p90": 0.001, "p99": 0.002, "p99.9": 0.003},
+                 "statusCodeDistribution": {"200": 40, "503": 960},
+                 "errorDistribution": {"aborted due to deadline": 7, "timeout": 3}}
+                """;
+        OhaRun.Split s = OhaRun.parseSplit(json, -1, 30, 1);
+        assertEquals(40, s.all().ok());
+        assertEquals(1000, s.all().answered());
+        assertEquals(1003, s.all().sent(), "answers plus errors, deadline aborts not counted");
+        assertEquals(7, s.deadlineAborts());
+        assertEquals(3, s.errors());
+        assertEquals(1900, s.ok().p99Ms(), 1e-9);
+        assertEquals(2400, s.all().latency().p99Ms(), 1e-9);
+        OhaRun.Split none = OhaRun.parseSplit("{\"statusCodeDistribution\": {\"503\": 5}}", 10, 1, 1);
+        assertTrue(Double.isNaN(none.ok().p99Ms()), "no 2xx answer, no 2xx latency");
+        assertEquals(10, none.all().sent());
+    }
+
+    /** The goal needs both the goodput and the 2xx p99, and a cell of fewer than three runs, or from one invocation, says it is a sketch. */
+    @Test
+    void theGoalNeedsGoodputAndLatencyAndFewRunsAreASketch() {
+        assertEquals("meets", AdmissionReport.verdict(0.85, 1500, 3, 2));
+        assertEquals("misses", AdmissionReport.verdict(0.79, 1500, 3, 2));
+        assertEquals("misses", AdmissionReport.verdict(0.95, 2000, 3, 2));
+        assertEquals("meets (sketch: 1 run from 1 invocation)", AdmissionReport.verdict(0.9, 100, 1, 1));
+        assertEquals("meets (sketch: 3 runs from 1 invocation)", AdmissionReport.verdict(0.9, 100, 3, 1));
+        assertEquals("no run started idle", AdmissionReport.verdict(Double.NaN, Double.NaN, 0, 0));
+        assertEquals(List.of("open 1.2x", "open 2.0x", "closed 2000", "retry-after 2000"),
+                AdmissionBench.variants(java.util.EnumSet.allOf(AdmissionBench.Loop.class)).stream().map(AdmissionBench.Variant::name).toList());
+        assertEquals(List.of("retry-after 2000"),
+                AdmissionBench.variants(java.util.EnumSet.of(AdmissionBench.Loop.RETRY_AFTER)).stream().map(AdmissionBench.Variant::name).toList());
+    }
+
+    /** Each run's goodput is over its own limit's capacity (invocations calibrate apart), and --rerender writes the table again from the CSV alone. */
+    @Test
+    void eachRunIsMeasuredAgainstItsOwnLimitAndTheTableRerenders(@TempDir Path dir) throws Exception {
+        AdmissionBench.Row at35 = new AdmissionBench.Row(1, 1, "loom", "open 2.0x", 35, 70, 2100, 1050, 1050, 0, 35, 1900, 2400, 2400, true, 0.1, null);
+        AdmissionBench.Row at34 = new AdmissionBench.Row(2, 1, "loom", "open 2.0x", 34, 68, 2040, 1020, 1020, 0, 34, 1900, 2400, 2400, true, 0.1, null);
+        assertEquals(1.0, AdmissionReport.share(at35), 1e-9);
+        assertEquals(1.0, AdmissionReport.share(at34), 1e-9);
+        Files.writeString(dir.resolve("admission.csv"), AdmissionReport.CSV_HEADER + "\n" + AdmissionReport.csvLine(at35, "s", "e", "1.0") + "\n"
+                + AdmissionReport.csvLine(at34, "s", "e", "1.0") + "\n");
+        AdmissionReport.writeBody(dir, "# Admission\n\nthe head, kept\n\n", List.of(at35), java.time.Duration.ofSeconds(30));
+        AdmissionBench.rerender(dir, java.time.Duration.ofSeconds(30), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        String md = Files.readString(dir.resolve("admission.md"));
+        assertTrue(md.startsWith("# Admission\n\nthe head, kept\n\n" + AdmissionReport.BODY_START), md);
+        assertTrue(md.contains("| loom | open 2.0x | 2 / 2 | 2 | 1.00 |"), "both runs, each at its own capacity: " + md);
+        Path empty = Files.createDirectories(dir.resolve("empty"));
+        UsageError e = assertThrows(UsageError.class, () -> AdmissionBench.rerender(empty, java.time.Duration.ofSeconds(30), System.out));
+        assertTrue(!e.getMessage().contains("\n"), e.getMessage());
+    }
+
+    @Test
+    void flagsItDoesNotReadAreRefusedInOneLine() {
+        for (String[] args : List.of(new String[] {"--pools", "nope"}, new String[] {"--duration", "1500ms"}, new String[] {"--repeat", "0"}, new String[] {"--loads", "open,sometimes"})) {
+            Flags flags = Flags.parse(java.util.stream.Stream.concat(java.util.stream.Stream.of("--preset", "admission", "--out", "x"),
+                    java.util.stream.Stream.of(args)).toArray(String[]::new), BenchFlags.FLAGS, Map.of());
+            UsageError e = assertThrows(UsageError.class,
+                    () -> AdmissionBench.run(flags, "test", new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)), String.join(" ", args));
+            assertTrue(!e.getMessage().contains("\n"), e.getMessage());
+        }
+    }
+
+    /** Smoke size: one pool, 2 s windows, one repeat: four runs that start idle and recover; the open loops get 2xx answers. */
+    @IntegrationTest
+    @Test
+    void smokeRunWritesARowPerRunTheTableAndProvenance(@TempDir Path out) throws Exception {
+        Tools.assumeOnPath("wrk", "apt-get install wrk");
+        Tools.assumeOnPath("oha", "cargo install oha --version 1.16.0 --locked");
+        String[] args = {"--preset", "admission", "--pools", "loom", "--duration", "2s", "--repeat", "1", "--out", out.toString()};
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        AdmissionBench.run(Flags.parse(args, BenchFlags.FLAGS, Map.of()), "bench " + String.join(" ", args), new PrintStream(log, true, StandardCharsets.UTF_8));
+
+        List<String> csv = Files.readAllLines(out.resolve("admission.csv"));
+        assertEquals(AdmissionReport.CSV_HEADER, csv.get(0));
+        assertEquals(1 + 4, csv.size(), String.join("\n", csv));
+        List<String> header = List.of(AdmissionReport.CSV_HEADER.split(","));
+        for (String line : csv.subList(1, csv.size())) {
+            String[] f = line.split(",(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)", -1);
+            assertEquals(header.size(), f.length, line);
+            assertEquals("", f[header.indexOf("failure")], "no failure: " + line);
+            assertEquals("true", f[header.indexOf("idle_before")], "the warm-up left nothing admitted or queued: " + line);
+            assertEquals("true", f[header.indexOf("recovered")], "answers promptly after the load: " + line);
+            if (f[header.indexOf("load")].startsWith("open"))
+                assertTrue(Long.parseLong(f[header.indexOf("ok")]) > 0, "an open loop below twice the capacity gets 2xx answers: " + line);
+        }
+        String md = Files.readString(out.resolve("admission.md"));
+        for (String s : List.of("## Provenance", "| loom | open 1.2x | 1 / 1 | 1 |", "| loom | closed 2000 |", "| loom | retry-after 2000 |", "sketch")) assertTrue(md.contains(s), s + ": " + md);
+        Map<?, ?> provenance = (Map<?, ?>) Json.parse(Files.readString(out.resolve("provenance.json")));
+        assertTrue(String.valueOf(provenance.get("command")).contains("--preset admission"), provenance.toString());
+        assertTrue(log.toString(StandardCharsets.UTF_8).contains("bench: done"), log.toString(StandardCharsets.UTF_8));
+        List<AdmissionBench.Row> back = loomylin.lab.engine.output.Invocations.rows(out.resolve("admission.csv")).stream().map(AdmissionReport::fromCsv).toList();
+        assertEquals(4, back.size());
+        String[] first = csv.get(1).split(",", -1);
+        assertEquals(csv.get(1), AdmissionReport.csvLine(back.get(0), first[header.indexOf("started")], first[header.indexOf("ended")],
+                first[header.indexOf("load_average")]), "a row read back writes the same line");
+    }
+}

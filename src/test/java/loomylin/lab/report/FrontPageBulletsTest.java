@@ -1,0 +1,68 @@
+package loomylin.lab.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** A bullet quotes a cell only from the runs that decide, and only when enough of them do. */
+class FrontPageBulletsTest {
+    static Run run(int invocation, int repeat, boolean settled, boolean tooShort, boolean clientLimited) {
+        return new Run(Map.of("pool", "qtp:10500", "endpoint", "e", "concurrency", "10000", "mode", "closed", "invocation", String.valueOf(invocation),
+                "repeat", String.valueOf(repeat), "rps", "9000", "settled", String.valueOf(settled), "too_short", String.valueOf(tooShort),
+                "client_limited", String.valueOf(clientLimited)));
+    }
+
+    @Test
+    void markedRunsAreLeftOutAndTheRestQuotedWhenThreeDecideFromTwoInvocations() {
+        List<Run> runs = List.of(run(1, 1, true, false, false), run(1, 2, false, false, false), run(2, 1, true, false, false), run(2, 2, true, false, false));
+        assertEquals(List.of(runs.get(0), runs.get(2), runs.get(3)), FrontPageBullets.deciding(runs, "cell"));
+    }
+
+    @Test
+    void twoThatDecideOrThreeFromOneInvocationAreNotEnough() {
+        List<Run> two = List.of(run(1, 1, true, false, false), run(1, 2, false, false, false), run(2, 1, true, false, false), run(2, 2, false, false, false));
+        FrontPageBullets.Missing m = assertThrows(FrontPageBullets.Missing.class, () -> FrontPageBullets.deciding(two, "cell"));
+        assertEquals("cell: 2 unsettled of 4 runs marked; 2 decide, from 2 invocations", m.getMessage());
+        List<Run> oneInvocation = List.of(run(1, 1, true, false, false), run(1, 2, true, false, false), run(1, 3, true, false, false),
+                run(2, 1, false, true, true));
+        assertThrows(FrontPageBullets.Missing.class, () -> FrontPageBullets.deciding(oneInvocation, "cell"));
+    }
+
+    @Test
+    void onTheFrontPageAFileOfOneInvocationDecidesNothing() {
+        List<Run> clean = List.of(run(1, 1, true, false, false), run(1, 2, true, false, false), run(1, 3, true, false, false));
+        FrontPageBullets.STRICT.set(true);
+        try {
+            assertThrows(FrontPageBullets.Missing.class, () -> FrontPageBullets.deciding(clean, "cell"));
+        } finally {
+            FrontPageBullets.STRICT.remove();
+        }
+        assertEquals(clean, FrontPageBullets.deciding(clean, "cell"));
+    }
+
+    /** The front page's bullets, from the committed files: decided readings only, no bookkeeping; the full list keeps it. */
+    @Test
+    void theFrontPagePrintsNoBookkeeping() {
+        Page readme = new Page(java.nio.file.Path.of("README.md"), new ResultFiles(java.nio.file.Path.of(".")));
+        String front = new FrontPageBullets().render(readme, List.of("front"));
+        for (String bookkeeping : List.of("not quoted", "no figure quoted", "runs marked", "invocation", "sketch", "one run"))
+            assertFalse(front.contains(bookkeeping), "the front page's bullets say \"" + bookkeeping + "\": " + front);
+        assertFalse(front.contains("Jetty's default `"), "qtp:200 is a fixed pool at Jetty's default maximum, not Jetty's default: " + front);
+        Page results = new Page(java.nio.file.Path.of("docs/results.md"), new ResultFiles(java.nio.file.Path.of(".")));
+        assertTrue(new FrontPageBullets().render(results, List.of("all")).contains("a sketch"), "the full list labels its sketches");
+        assertThrows(IllegalArgumentException.class, () -> new FrontPageBullets().render(readme, List.of()));
+    }
+
+    @Test
+    void aFileOfOneInvocationIsQuotedOnlyWhenEveryRunDecides() {
+        List<Run> clean = List.of(run(1, 1, true, false, false), run(1, 2, true, false, false));
+        assertEquals(clean, FrontPageBullets.deciding(clean, "cell"));
+        List<Run> oneMarked = List.of(run(1, 1, true, false, false), run(1, 2, true, false, true));
+        assertTrue(assertThrows(FrontPageBullets.Missing.class, () -> FrontPageBullets.deciding(oneMarked, "cell")).getMessage().contains("1 client-limited"));
+    }
+}
