@@ -48,10 +48,12 @@ function card(server) {
       <div>busy <b class="busy">0</b></div>
       <div>idle <b class="idle">0</b></div>
       <div>queued <b class="queued">0</b></div>
-      <div class="admission" hidden>admitted <b class="admitted">0</b> of <b class="admission-limit">–</b> (<span class="admission-setting">–</span>)</div>
+      <div class="admission" hidden>admitted <b class="admitted">0</b> of <b class="admission-limit">–</b></div>
+      <div class="admission" hidden>--max-in-flight <b class="admission-setting">–</b></div>
       <div class="admission" hidden>waiting for admission <b class="admission-queued">0</b></div>
       <div class="admission" hidden>admission wait p99 ms <b class="admission-wait">–</b></div>
-      <div class="admission" hidden>refused <b class="admission-refused">0</b> · dropped <b class="admission-dropped">0</b></div>
+      <div class="admission" hidden>refused by admission <b class="admission-refused">0</b></div>
+      <div class="admission" hidden>admitted, dropped <b class="admission-dropped">0</b></div>
       <div class="permits" hidden>waiting for a permit <b class="tasks-waiting">0</b></div>
       <div class="db" hidden>database connections in use <b class="db-active">0</b> of <b class="db-size">–</b></div>
       <div class="db" hidden>waiting for a connection <b class="db-pending">0</b></div>
