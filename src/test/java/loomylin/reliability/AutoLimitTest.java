@@ -42,6 +42,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class AutoLimitTest {
     static final int CLIENTS = 60;
     static final Duration LOAD = Duration.ofSeconds(2);
+    /** Long enough that the clients' first requests all arrive before any completes, the limit still at its start: some are refused. */
+    static final String SLOW = "/wait-blocking?ms=50";
 
     static Stream<Arguments> limits() {
         return Stream.of(Twin.values()).flatMap(t -> Stream.of("auto", "auto:vegas", "auto:aimd").map(l -> Arguments.of(t, l)));
@@ -78,7 +80,7 @@ class AutoLimitTest {
                 loops.add(clients.submit(() -> {
                     List<RawHttp.Outcome> outcomes = new ArrayList<>();
                     while (System.nanoTime() < end) {
-                        outcomes.add(RawHttp.attempt(port, "GET /wait-blocking?ms=20 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+                        outcomes.add(RawHttp.attempt(port, "GET " + SLOW + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
                                 Duration.ofSeconds(10)));
                     }
                     return outcomes;
