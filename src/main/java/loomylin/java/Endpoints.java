@@ -18,6 +18,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import loomylin.db.DbFailure;
 import loomylin.db.DbPool;
 import loomylin.db.Items;
+import loomylin.jetty.Admission;
 import loomylin.jetty.ServerOptions;
 import loomylin.web.AsyncWriters;
 import loomylin.web.FileBody;
@@ -228,6 +229,7 @@ public final class Endpoints {
         body.put("port", ctx.req().getLocalPort()); // the port served, not the Host header's
         body.put("kind", options.pool().toString());
         body.putAll(ServerFigures.of(ctx, reset));
+        Admission.of(ServerFigures.server(ctx)).ifPresent(a -> body.putAll(a.fields()));
         body.putAll(Pools.figures(pool));
         body.putAll(SchedulerFigures.read());
         body.putAll(asyncWriters.figures());

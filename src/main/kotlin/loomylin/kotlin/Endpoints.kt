@@ -12,6 +12,7 @@ import kotlin.concurrent.withLock
 import loomylin.db.DbFailure
 import loomylin.db.DbPool
 import loomylin.db.Items
+import loomylin.jetty.Admission
 import loomylin.jetty.ServerOptions
 import loomylin.web.AsyncWriters
 import loomylin.web.FileBody
@@ -198,6 +199,7 @@ class Endpoints(
             put("port", ctx.req().localPort) // the port served, not the Host header's
             put("kind", options.pool.toString())
             putAll(ServerFigures.of(ctx, reset))
+            Admission.of(ServerFigures.server(ctx)).ifPresent { putAll(it.fields()) }
             putAll(Pools.figures(pool))
             putAll(SchedulerFigures.read())
             putAll(asyncWriters.figures())
