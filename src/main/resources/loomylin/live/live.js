@@ -49,8 +49,11 @@ function card(server) {
       <div>idle <b class="idle">0</b></div>
       <div>queued <b class="queued">0</b></div>
       <div class="admission" hidden>admitted <b class="admitted">0</b> of <b class="admission-limit">–</b></div>
+      <div class="admission" hidden>--max-in-flight <b class="admission-setting">–</b></div>
       <div class="admission" hidden>waiting for admission <b class="admission-queued">0</b></div>
       <div class="admission" hidden>admission wait p99 ms <b class="admission-wait">–</b></div>
+      <div class="admission" hidden>refused by admission <b class="admission-refused">0</b></div>
+      <div class="admission" hidden>admitted, dropped <b class="admission-dropped">0</b></div>
       <div class="permits" hidden>waiting for a permit <b class="tasks-waiting">0</b></div>
       <div class="db" hidden>database connections in use <b class="db-active">0</b> of <b class="db-size">–</b></div>
       <div class="db" hidden>waiting for a connection <b class="db-pending">0</b></div>
@@ -61,8 +64,11 @@ function card(server) {
   document.getElementById('ports').appendChild(el);
   return {
     element: el,
+    // a server with --max-in-flight also draws its admission limit (moving, with auto) and its waiting requests
     inFlight: chart(el.querySelector('.chart-inflight'),
-      [['in flight', '#2e86ab'], ['queued in the pool', '#d1495b'], ['limit', '#5b6475', [6, 4]]], 'requests'),
+      [['in flight', '#2e86ab'], ['queued in the pool', '#d1495b'], ['limit', '#5b6475', [6, 4]]]
+        .concat(server.admissionLimit === null ? [] : [['admission limit', '#8e44ad', [2, 2]], ['waiting for admission', '#e67e22']]),
+      'requests'),
     rate: chart(el.querySelector('.chart-rate'),
       [['req/s', '#1d2330'], ['p50 ms', '#66a182'], ['p99 ms', '#edae49']], 'req/s · ms'),
   };
@@ -85,7 +91,8 @@ function says(s) {
       + `(${s.dbTimeouts} so far).`;
   }
   if (s.admissionLimit !== null) {
-    return `${s.admitted} of ${s.admissionLimit} admitted requests run (--max-in-flight); `
+    return `${s.admitted} of ${s.admissionLimit} admitted requests run (--max-in-flight ${s.admission}`
+      + `${s.admissionAlgorithm === 'fixed' ? '' : `: the limit moves between ${s.admissionLimitMin} and ${s.admissionLimitMax}`}); `
       + `${s.admissionQueued} wait${s.admissionQueued === 1 ? 's' : ''} for admission, refused with 503 if they wait too long.`;
   }
   if (s.tasksWaiting !== null) {
@@ -130,9 +137,12 @@ function update(live) {
     q('.admission-limit').textContent = fmt(s.admissionLimit);
     q('.admission-queued').textContent = fmt(s.admissionQueued);
     q('.admission-wait').textContent = fmt(s.admissionWaitP99Ms);
+    q('.admission-setting').textContent = fmt(s.admission);
+    q('.admission-refused').textContent = fmt(s.admissionRefused);
+    q('.admission-dropped').textContent = fmt(s.admissionDropped);
     q('.tasks-waiting').textContent = fmt(s.tasksWaiting);
     q('.says').textContent = says(s);
-    push(c.inFlight, label, [s.inFlight, s.queued, s.requestLimit]);
+    push(c.inFlight, label, [s.inFlight, s.queued, s.requestLimit, s.admissionLimit, s.admissionQueued]);
     push(c.rate, label, [s.rps, s.p50Ms, s.p99Ms]);
     highest = Math.max(highest, ...c.inFlight.data.datasets[0].data, ...c.inFlight.data.datasets[1].data);
   }

@@ -124,9 +124,15 @@ final class LiveFigures implements AutoCloseable {
         s.put("tasksRunning", pool.tasksRunning() >= 0 ? pool.tasksRunning() : null);
         s.put("tasksWaiting", pool.tasksWaiting() >= 0 ? pool.tasksWaiting() : null);
         Optional<Admission> admission = w.admission();
+        s.put("admission", admission.map(a -> a.setting().toString()).orElse(null));
+        s.put("admissionAlgorithm", admission.map(a -> a.setting().algorithmName()).orElse(null));
         s.put("admissionLimit", admission.map(Admission::limit).orElse(null));
+        s.put("admissionLimitMin", admission.map(Admission::min).orElse(null));
+        s.put("admissionLimitMax", admission.map(Admission::max).orElse(null));
         s.put("admitted", admission.map(Admission::admitted).orElse(null));
         s.put("admissionQueued", admission.map(Admission::queued).orElse(null));
+        s.put("admissionRefused", admission.map(Admission::refused).orElse(null));
+        s.put("admissionDropped", admission.map(Admission::dropped).orElse(null));
         s.put("admissionWaitP99Ms", last.waits() == null || latencyFrom.waits() == null ? null
                 : percentileMs(difference(last.waits(), latencyFrom.waits()), 0.99));
         Optional<DbFigures> db = w.db().map(DbPool::figures);

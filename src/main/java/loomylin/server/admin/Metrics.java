@@ -29,7 +29,8 @@ import loomylin.server.jetty.RequestCounts;
  * open file descriptors; {@code jvm_*}: threads, GC, memory) plus Loomylin's own, per server port:
  * {@code loomylin_requests_total} by status class, in flight and its high-water mark, a latency histogram,
  * the pool's threads by state and its queue, a QueuedThreadPool's min and max threads, virtual threads started, a capped VirtualThreadPool's tasks running
- * and waiting for a permit, and the in-flight limit's admitted requests, queue, waits and refusals; and for
+ * and waiting for a permit, and the in-flight limit's value (fixed or auto), admitted requests, queue, waits,
+ * refusals and completions; and for
  * the process, OS threads by owner, the virtual-thread scheduler (carriers, virtual threads mounted and
  * waiting for a carrier, carrier utilisation) and pinned virtual threads ({@link PinnedThreads}).
  * docs/reference.md lists every series.
@@ -84,7 +85,13 @@ final class Metrics {
                 .help("A QueuedThreadPool's maxThreads: the most threads it grows to; loomylin_pool_threads{state=\"platform\"} is where it is now");
         boolean anyBounds = false;
         GaugeSnapshot.Builder admissionLimit = GaugeSnapshot.builder().name("loomylin_admission_limit")
-                .help("--max-in-flight: the most requests the admission limit admits at once (servers with a limit only)");
+                .help("--max-in-flight: the most requests the admission limit admits at once now, fixed or where auto has moved it (servers with a limit only)");
+        GaugeSnapshot.Builder admissionBounds = GaugeSnapshot.builder().name("loomylin_admission_limit_bound")
+                .help("The least (bound=min) and most (bound=max) the admission limit can be: both the fixed limit, or auto's bounds");
+        InfoSnapshot.Builder admissionAlgorithm = InfoSnapshot.builder().name("loomylin_admission_algorithm")
+                .help("What sets the admission limit: fixed (--max-in-flight N) or auto's algorithm (gradient2, vegas, aimd)");
+        CounterSnapshot.Builder admissionCompleted = CounterSnapshot.builder().name("loomylin_admission_completed")
+                .help("Admitted requests completed, by how their slot went back: success = an answer below 500, dropped = a 503 or 504 or a response failed by a timeout, ignored = another 5xx or a failed connection");
         GaugeSnapshot.Builder admitted = GaugeSnapshot.builder().name("loomylin_admission_in_flight")
                 .help("Requests the limit admitted that have not completed: at the limit, the server is full");
         GaugeSnapshot.Builder admissionQueued = GaugeSnapshot.builder().name("loomylin_admission_queued")
@@ -168,6 +175,12 @@ final class Metrics {
                 Admission a = admission.get();
                 anyAdmission = true;
                 admissionLimit.dataPoint(gauge(port, a.limit()));
+                admissionBounds.dataPoint(gauge(port.add("bound", "min"), a.min()));
+                admissionBounds.dataPoint(gauge(port.add("bound", "max"), a.max()));
+                admissionAlgorithm.dataPoint(InfoSnapshot.InfoDataPointSnapshot.builder().labels(port.add("algorithm", a.setting().algorithmName())).build());
+                admissionCompleted.dataPoint(counter(port.add("outcome", "success"), a.succeeded()));
+                admissionCompleted.dataPoint(counter(port.add("outcome", "dropped"), a.dropped()));
+                admissionCompleted.dataPoint(counter(port.add("outcome", "ignored"), a.ignored()));
                 admitted.dataPoint(gauge(port, a.admitted()));
                 admissionQueued.dataPoint(gauge(port, a.queued()));
                 refused.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder().labels(port.add("reason", "expired")).value(a.expired()).build());
@@ -185,8 +198,9 @@ final class Metrics {
         if (anyBounds) all.metricSnapshot(minThreads.build()).metricSnapshot(maxThreads.build());
         if (anyTasks) all.metricSnapshot(tasksRunning.build()).metricSnapshot(tasksWaiting.build());
         if (anyAdmission) {
-            all.metricSnapshot(admissionLimit.build()).metricSnapshot(admitted.build()).metricSnapshot(admissionQueued.build())
-                    .metricSnapshot(refused.build()).metricSnapshot(admissionWait.build());
+            all.metricSnapshot(admissionLimit.build()).metricSnapshot(admissionBounds.build()).metricSnapshot(admissionAlgorithm.build())
+                    .metricSnapshot(admitted.build()).metricSnapshot(admissionQueued.build()).metricSnapshot(refused.build())
+                    .metricSnapshot(admissionCompleted.build()).metricSnapshot(admissionWait.build());
         }
         if (anyDb) {
             all.metricSnapshot(dbSize.build()).metricSnapshot(dbConnections.build()).metricSnapshot(dbPending.build())

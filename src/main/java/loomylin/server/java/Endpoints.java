@@ -18,6 +18,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import loomylin.server.db.DbFailure;
 import loomylin.server.db.DbPool;
 import loomylin.server.db.Items;
+import loomylin.server.jetty.Admission;
 import loomylin.server.jetty.ServerOptions;
 import loomylin.server.web.AsyncWriters;
 import loomylin.server.web.FileBody;
@@ -228,6 +229,7 @@ public final class Endpoints {
         body.put("port", ctx.req().getLocalPort()); // the port served, not the Host header's
         body.put("kind", options.pool().toString());
         body.putAll(ServerFigures.of(ctx, reset));
+        Admission.of(ServerFigures.server(ctx)).ifPresent(a -> body.putAll(a.fields()));
         body.putAll(Pools.figures(pool));
         body.putAll(SchedulerFigures.read());
         body.putAll(asyncWriters.figures());

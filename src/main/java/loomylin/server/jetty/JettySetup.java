@@ -16,7 +16,7 @@ import org.eclipse.jetty.server.handler.MinimumDataRateHandler;
  *
  * <p>The handler chain, outermost first: {@link RequestCounts} (every answer counted, for the admin port's
  * /metrics), {@link QueryCheck} (400 for a malformed percent-escape),
- * {@link AdmissionLimit} when {@code --max-in-flight} is set, {@link GracefulHandler}, {@link BodyRate} (Jetty's
+ * {@link AdmissionLimit} when {@code --max-in-flight} is set (fixed or auto), {@link GracefulHandler}, {@link BodyRate} (Jetty's
  * {@link MinimumDataRateHandler} for requests with a body: one read slower than the rate fails), then the
  * {@link org.eclipse.jetty.server.handler.StatisticsHandler} Javalin puts in front of the app. /pool reads
  * that StatisticsHandler, so its {@code inFlight} counts the requests the limit let through (queued ones
@@ -75,7 +75,7 @@ public final class JettySetup {
             server.setErrorHandler(new OneLineErrorHandler());
             if (options.minBodyRate() > 0) server.insertHandler(new BodyRate(options.minBodyRate()));
             server.insertHandler(new GracefulHandler());
-            if (options.maxInFlight() > 0) server.insertHandler(new AdmissionLimit(options.maxInFlight(), options.maxInFlightWaitMs()));
+            if (options.maxInFlight().isSet()) server.insertHandler(new AdmissionLimit(options.maxInFlight(), options.maxInFlightWaitMs()));
             server.insertHandler(new QueryCheck());
             server.insertHandler(new RequestCounts());
         });

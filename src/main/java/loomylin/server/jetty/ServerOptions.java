@@ -20,7 +20,7 @@ import loomylin.server.db.DbOptions;
  * @param hopTimeoutMs how long a backend call may take in all
  * @param hopClient The blocking client /hops-blocking waits on.
  * @param graceMs On stop, in-flight requests get this long to finish.
- * @param maxInFlight Requests handled at once before {@link AdmissionLimit} queues the rest; 0 = no limit.
+ * @param maxInFlight Requests handled at once before {@link AdmissionLimit} queues the rest: fixed, auto, or {@link MaxInFlight#NONE}.
  * @param maxInFlightWaitMs How long a request queued by the limit waits before it gets 503.
  * @param twin Which twin serves, for logs and /pool.
  * @param dataFile The file /mixed and /mixed-async read, made at start-up by whoever starts the servers.
@@ -29,13 +29,13 @@ import loomylin.server.db.DbOptions;
  * @param headerCacheSize Entries in each keep-alive connection's header cache (Jetty's {@code HttpConfiguration.setHeaderCacheSize});
  *                        0 = none: every header name and value not in Jetty's static cache is parsed into new strings.
  */
-public record ServerOptions(String host, int port, PoolKind pool, URI backend, int acceptQueue, int idleTimeoutMs, int headerTimeoutMs, int minBodyRate, int hopConnectTimeoutMs, int hopTimeoutMs, HopClientKind hopClient, int graceMs, int maxInFlight, int maxInFlightWaitMs, Twin twin, Path dataFile, int dataFileBytes, DbOptions db, int headerCacheSize) {
+public record ServerOptions(String host, int port, PoolKind pool, URI backend, int acceptQueue, int idleTimeoutMs, int headerTimeoutMs, int minBodyRate, int hopConnectTimeoutMs, int hopTimeoutMs, HopClientKind hopClient, int graceMs, MaxInFlight maxInFlight, int maxInFlightWaitMs, Twin twin, Path dataFile, int dataFileBytes, DbOptions db, int headerCacheSize) {
 
     /** Jetty's own default size of a connection's header cache ({@code HttpConfiguration}'s). */
     public static final int JETTY_HEADER_CACHE = 1024;
 
     /** The defaults: every server port's, before flags. */
-    public static final ServerOptions DEFAULTS = new ServerOptions("0.0.0.0", 7000, PoolKind.loom(), URI.create("http://localhost:7003"), 4096, 30_000, 5_000, 128, 2_000, 5_000, HopClientKind.URL, 5_000, 0, 1_000, Twin.JAVA, null, 0, null, 0);
+    public static final ServerOptions DEFAULTS = new ServerOptions("0.0.0.0", 7000, PoolKind.loom(), URI.create("http://localhost:7003"), 4096, 30_000, 5_000, 128, 2_000, 5_000, HopClientKind.URL, 5_000, MaxInFlight.NONE, 1_000, Twin.JAVA, null, 0, null, 0);
 
     public ServerOptions withHost(String value) {
         return new ServerOptions(value, port, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, maxInFlight, maxInFlightWaitMs, twin, dataFile, dataFileBytes, db, headerCacheSize);
@@ -85,7 +85,12 @@ public record ServerOptions(String host, int port, PoolKind pool, URI backend, i
         return new ServerOptions(host, port, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, value, maxInFlight, maxInFlightWaitMs, twin, dataFile, dataFileBytes, db, headerCacheSize);
     }
 
+    /** A fixed limit of {@code value} requests; 0 = none. */
     public ServerOptions withMaxInFlight(int value) {
+        return withMaxInFlight(value == 0 ? MaxInFlight.NONE : MaxInFlight.fixed(value));
+    }
+
+    public ServerOptions withMaxInFlight(MaxInFlight value) {
         return new ServerOptions(host, port, pool, backend, acceptQueue, idleTimeoutMs, headerTimeoutMs, minBodyRate, hopConnectTimeoutMs, hopTimeoutMs, hopClient, graceMs, value, maxInFlightWaitMs, twin, dataFile, dataFileBytes, db, headerCacheSize);
     }
 

@@ -81,7 +81,7 @@ public final class Launcher {
                 bound.add(app.port()); // what was bound; with --port 0 not what was asked
                 watched.add(new Watched(app.port(), o.pool().toString(), app.jettyServer().server()));
                 log("port {} on {}: {} ({} twin), hop client {}{}", app.port(), o.pool(), o.pool().describe(), twin, o.hopClient(),
-                        o.maxInFlight() > 0 ? ", max " + o.maxInFlight() + " in flight" : "");
+                        o.maxInFlight().isSet() ? ", max " + o.maxInFlight() + " in flight" : "");
             }
             int adminPort = options.adminPort();
             if (adminPort >= 0) {

@@ -9,6 +9,7 @@ import java.util.Map;
 import loomylin.server.cli.Flags;
 import loomylin.server.cli.UsageError;
 import loomylin.server.jetty.HopClientKind;
+import loomylin.server.jetty.MaxInFlight;
 import loomylin.server.jetty.PoolKind;
 import loomylin.server.jetty.ServerOptions;
 import loomylin.server.jetty.Twin;
@@ -20,6 +21,9 @@ import loomylin.server.web.Params;
  * and where the backend and the admin port go.
  */
 final class ServerPlan {
+    /** How long a request waits for the in-flight limit's slot when --max-in-flight-wait-ms is not given. */
+    static final int MAX_IN_FLIGHT_WAIT_MS = 1_000;
+
     private ServerPlan() {
     }
 
@@ -44,8 +48,8 @@ final class ServerPlan {
                 flags.integer("accept-queue", 1, 65535), flags.integer("idle-timeout-ms", 100, 3_600_000),
                 flags.integer("header-timeout-ms", 0, 3_600_000), flags.integer("min-body-rate", 0, 1_000_000_000),
                 flags.integer("hop-connect-timeout-ms", 1, 600_000), flags.integer("hop-timeout-ms", 1, 600_000),
-                flags.value("hop-client", HopClientKind::parse), graceMs(flags), flags.integer("max-in-flight", 0, 10_000_000),
-                flags.integer("max-in-flight-wait-ms", 0, 600_000), twin, null, 0, null, flags.integer("header-cache", 0, 65_536));
+                flags.value("hop-client", HopClientKind::parse), graceMs(flags), maxInFlight(flags),
+                maxInFlightWaitMs(flags), twin, null, 0, null, flags.integer("header-cache", 0, 65_536));
     }
 
     /** --data-dir, or null for a new temporary directory. */
@@ -57,6 +61,18 @@ final class ServerPlan {
         } catch (InvalidPathException e) {
             throw new UsageError("--data-dir is not a path: '" + Params.printable(dir) + "'");
         }
+    }
+
+    /** --max-in-flight: 0 (none), N, auto or auto:ALGORITHM. */
+    static MaxInFlight maxInFlight(Flags flags) {
+        return flags.value("max-in-flight", MaxInFlight::parse);
+    }
+
+    /** --max-in-flight-wait-ms: how long a request waits for the limit's slot; only with a limit. */
+    static int maxInFlightWaitMs(Flags flags) {
+        if (flags.get("max-in-flight-wait-ms") != null && !maxInFlight(flags).isSet())
+            throw new UsageError("--max-in-flight-wait-ms is how long a request waits for --max-in-flight's slot: give --max-in-flight N or auto too");
+        return flags.integer("max-in-flight-wait-ms", MAX_IN_FLIGHT_WAIT_MS, 0, 600_000);
     }
 
     static int graceMs(Flags flags) {

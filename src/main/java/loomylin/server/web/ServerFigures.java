@@ -23,14 +23,18 @@ public final class ServerFigures {
                 .orElseThrow(() -> new IllegalStateException("no StatisticsHandler in the server's chain"));
     }
 
+    /** The Jetty server that serves {@code ctx}. */
+    public static Server server(Context ctx) {
+        return ServletContextHandler.getServletContextHandler(ctx.req().getServletContext()).getServer();
+    }
+
     /**
      * {@code inFlight}: requests between arrival at the app and their response, async waits included.
      * {@code handling}: of those, how many hold a thread in a handler right now. Both with their
      * high-water marks, which {@code reset} brings down to the current value.
      */
     public static Map<String, Object> of(Context ctx, boolean reset) {
-        Server server = ServletContextHandler.getServletContextHandler(ctx.req().getServletContext()).getServer();
-        StatisticsHandler stats = javalins(server);
+        StatisticsHandler stats = javalins(server(ctx));
         if (reset) stats.reset();
         Map<String, Object> f = new LinkedHashMap<>();
         f.put("inFlight", stats.getRequestsActive());

@@ -12,6 +12,7 @@ import kotlin.concurrent.withLock
 import loomylin.server.db.DbFailure
 import loomylin.server.db.DbPool
 import loomylin.server.db.Items
+import loomylin.server.jetty.Admission
 import loomylin.server.jetty.ServerOptions
 import loomylin.server.web.AsyncWriters
 import loomylin.server.web.FileBody
@@ -198,6 +199,7 @@ class Endpoints(
             put("port", ctx.req().localPort) // the port served, not the Host header's
             put("kind", options.pool.toString())
             putAll(ServerFigures.of(ctx, reset))
+            Admission.of(ServerFigures.server(ctx)).ifPresent { putAll(it.fields()) }
             putAll(Pools.figures(pool))
             putAll(SchedulerFigures.read())
             putAll(asyncWriters.figures())

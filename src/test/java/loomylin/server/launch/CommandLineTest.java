@@ -55,6 +55,8 @@ class CommandLineTest {
             "--backend ftp://x    | --backend must be an http URL",
             "--pool 7009=loom     | --pool 7009=...: no server on that port",
             "--hop-client okhttp  | --hop-client must be one of jdk, url, jetty, got 'okhttp'",
+            "--max-in-flight auto:foo | --max-in-flight takes a whole number from 0 to 10000000 or auto, auto:gradient2, auto:vegas, auto:aimd; got 'auto:foo'",
+            "--max-in-flight-wait-ms 200 | --max-in-flight-wait-ms is how long a request waits for --max-in-flight's slot",
             "--header-timeout-ms x | --header-timeout-ms must be a whole number from 0 to 3600000, got 'x'",
             "--race-from evil.example | --race-from takes IP addresses, CIDR ranges (10.0.0.0/8) or gateway",
             "--race-from 10.0.0.0/40 | --race-from 10.0.0.0/40: the prefix must be a whole number from 0 to 32",
