@@ -1,6 +1,5 @@
-package loomylin.lab.experiment.crossover;
+package loomylin.lab.engine.run;
 
-import loomylin.lab.engine.run.FixedLoad;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,9 +10,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
-import loomylin.lab.engine.run.FreePort;
-import loomylin.lab.engine.run.ServerProcess;
-import loomylin.lab.engine.run.Warmup;
 import loomylin.server.jetty.HopClientKind;
 import loomylin.testing.IntegrationTest;
 import loomylin.testing.Tools;
