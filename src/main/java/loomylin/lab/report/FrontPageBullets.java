@@ -11,7 +11,7 @@ import java.util.function.Supplier;
  * file and linked to it, comparing {@code loom} with what a user would otherwise run ({@code qtp:200}, a fixed
  * pool of 200 threads: Jetty's default maximum, pre-started) beside the seed's comparison, labelled as the seed's.
  *
- * <p>{@code all} (docs/results.md): every bullet, each figure a median with its range; a bullet (or part of one)
+ * <p>{@code all} (docs/results/figures.md): every bullet, each figure a median with its range; a bullet (or part of one)
  * whose runs are not in the files, or are marked too short, unsettled or client-limited, quotes no number and says
  * why, and a figure from one run per cell says it is a sketch.
  *
@@ -382,7 +382,7 @@ final class FrontPageBullets implements Renderer {
         try {
             bullets.add("- **" + title + "**: " + text.get());
         } catch (Missing | ResultFiles.MissingResult e) {
-            // left off the front page; docs/results.md's full list says why
+            // left off the front page; docs/results/figures.md's full list says why
         }
     }
 
