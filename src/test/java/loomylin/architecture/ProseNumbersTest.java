@@ -200,10 +200,11 @@ class ProseNumbersTest {
     static final Pattern LINK = Pattern.compile("(!?)\\[((?:[^\\]\\[]|\\[[^\\]]*\\])*)\\]\\(([^)\\s]+)\\)");
     static final Pattern CODE = Pattern.compile("(`+)(.+?)\\1");
     /**
-     * A sentence naming a test class ({@code ConcurrencyTest}) or a script ({@code scripts/soak.sh}) and linking no
-     * data file states that test's or script's parameters and what it asserts: the code holds them.
+     * A sentence naming a test class ({@code ConcurrencyTest}), a script ({@code scripts/overload.sh}) or a reliability
+     * command of the jar ({@code loomylin.jar soak}) and linking no data file states that test's, script's or command's
+     * parameters and what it asserts: the code holds them.
      */
-    static final Pattern TEST_CLASS = Pattern.compile("\\b[A-Z]\\w*Test\\b|\\bscripts/[\\w-]+\\.sh\\b");
+    static final Pattern TEST_CLASS = Pattern.compile("\\b[A-Z]\\w*Test\\b|\\bscripts/[\\w-]+\\.sh\\b|\\bloomylin\\.jar (?:soak|slow-clients)\\b");
     static final Pattern SENTENCE_END = Pattern.compile("(?<=[.!?])\\s+(?=[A-Z(*\\[`\"])");
 
     /** One unit of prose: a paragraph, a list item or a table row, with the page line of each of its characters. */
