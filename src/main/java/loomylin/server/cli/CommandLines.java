@@ -41,12 +41,17 @@ public final class CommandLines {
      * asked for {@code --help} (the caller prints it), false when {@code options} is filled and checked.
      */
     public static boolean parse(Object options, String[] args, Map<String, String> env) {
+        List<String> given = List.of(args);
+        // picocli reads a lone "--" as the end of the options; Loomylin's commands take no other arguments, so it is a mistake
+        if (given.contains("--")) throw new UsageError("unknown flag --");
         EnvDefaults defaults = new EnvDefaults(env);
         CommandLine line = commandLine(options);
         line.setDefaultValueProvider(defaults);
         try {
             line.parseArgs(args);
         } catch (ParameterException e) {
+            // asking for the help wins over a wrong value beside it, as it did before picocli
+            if (given.contains("--help") || given.contains("-h")) return true;
             throw new UsageError(oneLine(e, defaults));
         }
         if (line.isUsageHelpRequested()) return true;
@@ -55,8 +60,8 @@ public final class CommandLines {
             if (range == null || option.getValue() == null) continue;
             int value = option.<Integer>getValue();
             if (value < range.min() || value > range.max()) {
-                List<String> given = option.originalStringValues();
-                throw new UsageError(wholeLine(defaults.source(option), range, given.isEmpty() ? String.valueOf(value) : given.get(given.size() - 1)));
+                List<String> written = option.originalStringValues();
+                throw new UsageError(wholeLine(defaults.source(option), range, written.isEmpty() ? String.valueOf(value) : written.get(written.size() - 1)));
             }
         }
         return false;

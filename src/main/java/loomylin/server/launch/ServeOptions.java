@@ -13,8 +13,9 @@ import loomylin.server.jetty.Twin;
 
 /**
  * The server command's flags and {@code LOOMYLIN_*} variables, read once into typed values before anything starts:
- * every check and every one-line usage error is here (and in {@link ServerPlan} and {@link DatabasePlan}, which it
- * calls); {@link Launcher#serve} reads only this.
+ * picocli fills {@link ServeFlags}' fields (each value typed and in its range, or a one-line usage error), and the
+ * checks between flags are here (and in {@link ServerPlan} and {@link DatabasePlan}, which it calls);
+ * {@link Launcher#serve} reads only this.
  *
  * @param twin          which twin serves ({@code --twin})
  * @param base          the settings every server shares; its port is the first server's

@@ -122,6 +122,8 @@ class CommandLinesTest {
             "stray                 | unexpected argument 'stray'",
             "-x                    | unexpected argument '-x'",
             "--jfr=yes             | --jfr is a switch and takes no value",
+            "--                    | unknown flag --",
+            "-- --jfr              | unknown flag --",
             "--colour green        | --colour must be red or blue, got 'green'",
             "--dir a\u0000b        | --dir is not a path: 'a?b'"})
     void aMistakeIsOneLineNamingTheFlag(String args, String message) {
@@ -139,6 +141,7 @@ class CommandLinesTest {
         assertTrue(CommandLines.parse(new Options(), new String[] {"--help"}, Map.of()));
         assertTrue(CommandLines.parse(new Options(), new String[] {"-h"}, Map.of()));
         assertTrue(CommandLines.parse(new Options(), new String[] {"--accept-queue", "1", "-h"}, Map.of()));
+        assertTrue(CommandLines.parse(new Options(), new String[] {"--accept-queue", "x", "--help"}, Map.of()), "the help wins over a wrong value");
     }
 
     @Test
