@@ -27,8 +27,10 @@ import org.eclipse.jetty.util.thread.VirtualThreadPool;
  * <p>Class loading: the agent's jar is appended to the system class path, after the application's own jars, so
  * {@link Pools} and the rest link against the first Jetty on that path: the application's, when its Jetty is on
  * the class path (a fat jar, {@code -cp}, a manifest's {@code Class-Path}). A server whose {@code Server} class
- * comes from another loader (Spring Boot's nested jars, an application server's web-app loader) would meet pools
- * made of the agent jar's own Jetty classes; it is told apart by class identity and left alone.
+ * comes from a loader that looks in its own jars first (an application server's web-app loader) would meet pools
+ * made of the agent jar's own Jetty classes; it is told apart by class identity and left alone. A loader that asks
+ * its parent first (Spring Boot's, a {@code URLClassLoader}) gets the agent jar's Jetty from the class path before
+ * its own: that server is served, on the agent's Jetty (docs/reference.md says so).
  */
 final class PoolSwap implements JettyServerHook.Swap {
     /** A server the agent put a pool in, with what it replaced. */
@@ -117,8 +119,11 @@ final class PoolSwap implements JettyServerHook.Swap {
         } catch (ClassNotFoundException | LinkageError e) {
             // falls through: the agent's loader has no Jetty of its own to compare
         }
-        return "Jetty's Server comes from " + serverType.getClassLoader() + ", not from the class path the agent's pools link to"
-                + " (Spring Boot's nested jars, an application server)";
+        ClassLoader loader = serverType.getClassLoader();
+        String named = loader == null ? "the boot class path" : "class loader " + (loader.getName() != null ? "'" + loader.getName() + "' " : "")
+                + "(" + loader.getClass().getName() + ")";
+        return "Jetty's Server comes from " + named + ", not from the class path the agent's pools link to"
+                + " (a class loader that looks in its own jars first, as an application server's does)";
     }
 
     /** The pool the application gave its server, in a few words. */

@@ -185,6 +185,25 @@ class AgentTest {
         }
     }
 
+    /**
+     * An application whose Jetty comes from a class loader of its own that looks there first (as a web-app loader
+     * does): the agent's pools would be made of the class path's Jetty classes, not of the server's, so it leaves the
+     * server alone in one line.
+     */
+    @Test
+    void aServerFromAnotherClassLoadersJettyIsOneLineAndRunsAsItWas() throws Exception {
+        Path launcher = TheirJar.write(dir.resolve("launcher.jar"), ChildFirstLauncher.class, List.of(), List.of(ChildFirstLauncher.class));
+        try (ChildJvm child = ChildJvm.command("-javaagent:" + AGENT + "=pool=loom,admin=0", "-jar", launcher.toString(),
+                App.EMBEDDED_JETTY.jar.toString(), EmbeddedJettyApp.class.getName(), "0").start()) {
+            assertOnItsOwnPool(child);
+            List<String> lines = agentLines(child);
+            assertEquals(1, lines.size(), child.output());
+            assertTrue(lines.get(0).startsWith(Agent.PREFIX + "Jetty's Server comes from class loader 'child-first' (" + ChildFirstLauncher.class.getName() + "$"), lines.get(0));
+            assertTrue(lines.get(0).endsWith("not from the class path the agent's pools link to (a class loader that looks in its own jars first, as an application server's does): its servers keep their own pool"),
+                    lines.get(0));
+        }
+    }
+
     @Test
     void anApplicationThatBuildsNoJettyServerHearsNothing() throws Exception {
         try (ChildJvm child = ChildJvm.command("-javaagent:" + AGENT + "=pool=loom,admin=0", "-cp", App.EMBEDDED_JETTY.jar.toString(), PlainApp.class.getName()).start()) {

@@ -42,22 +42,27 @@ final class TheirJar {
 
     /** Writes the application jar: {@code main} runs, {@code classPath} follows it. */
     static Path write(Path jar, Class<?> main, List<Path> classPath) throws IOException {
+        return write(jar, main, classPath, APP_CLASSES);
+    }
+
+    /** Writes a jar of {@code classes} (with their nested classes): {@code main} runs, {@code classPath} follows it. */
+    static Path write(Path jar, Class<?> main, List<Path> classPath, List<Class<?>> classes) throws IOException {
         Manifest manifest = new Manifest();
         manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
         manifest.getMainAttributes().put(Attributes.Name.MAIN_CLASS, main.getName());
         manifest.getMainAttributes().put(Attributes.Name.CLASS_PATH,
                 String.join(" ", classPath.stream().map(p -> p.toAbsolutePath().toUri().getRawPath()).toList()));
-        Path classes = Path.of("target", "test-classes");
+        Path compiled = Path.of("target", "test-classes");
         try (OutputStream file = Files.newOutputStream(jar); JarOutputStream out = new JarOutputStream(file, manifest)) {
-            for (Class<?> c : APP_CLASSES) {
-                Path dir = classes.resolve(c.getPackageName().replace('.', '/'));
+            for (Class<?> c : classes) {
+                Path dir = compiled.resolve(c.getPackageName().replace('.', '/'));
                 List<Path> files;
                 try (Stream<Path> all = Files.list(dir)) {
                     String name = c.getSimpleName();
                     files = all.filter(f -> f.getFileName().toString().equals(name + ".class") || f.getFileName().toString().startsWith(name + "$")).sorted().toList();
                 }
                 for (Path f : files) {
-                    out.putNextEntry(new JarEntry(classes.relativize(f).toString().replace(File.separatorChar, '/')));
+                    out.putNextEntry(new JarEntry(compiled.relativize(f).toString().replace(File.separatorChar, '/')));
                     out.write(Files.readAllBytes(f));
                     out.closeEntry();
                 }
