@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Where the two cores go when clients are refused (docs/results.md, --preset admission): the admission preset on
+# Where the two cores go when clients are refused (docs/results/bound-and-admission.md, --preset admission): the admission preset on
 # POOLS with LOADS (default: the closed loop that re-sends every 503 at once, and the one that honours Retry-After),
 # one run each into a scratch directory, while every second the CPU of the server JVM, of the bench's JVM (which
 # is the Retry-After client) and of oha is read from /proc. Per run, the cores each used over the steady part of

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Where a request that waits on one blocking HTTP call spends its CPU on each pool (docs/results.md, the
+# Where a request that waits on one blocking HTTP call spends its CPU on each pool (docs/results/cpu.md, the
 # crossover's call cell): a Loomylin server on each of POOLS, calling the backend once per request through
 # HttpURLConnection, offered RATE req/s open loop by oha (the crossover's call20+cpu0.25 cell: ITERATIONS of
 # SHA-256, a 20 ms call); after a 20 s warm-up, a JFR recording of WINDOW seconds with an execution sample every

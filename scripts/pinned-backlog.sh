@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Why the jdk preset's `loom` answered nothing inside `synchronized` on JDK 21 (docs/results.md, the jdk section):
+# Why the jdk preset's `loom` answered nothing inside `synchronized` on JDK 21 (docs/results/jdk-and-pinning.md):
 # a `loom` server on JAVA (a JDK 21: scripts/jdk21.sh) gets C wrk clients of /wait-locked?ms=100&lock=synchronized
 # for WINDOW seconds, twice: on a fresh server, and on a fresh server after SLICES wrk warm-up slices of SLICE
 # seconds at the same C, as the bench's warm-up makes them. Halfway through each window it counts the server's

@@ -16,6 +16,8 @@ import loomylin.server.jetty.Twin;
  *   <li>{@code bench ...}: the benchmark ({@link loomylin.lab.bench.Bench})</li>
  *   <li>{@code clients ...}: the echo seed's client models against a target ({@link loomylin.lab.clients.ClientsCommand})</li>
  *   <li>{@code report ...}: the docs' result sections re-rendered from gfx/results ({@link loomylin.lab.report.ReportCommand})</li>
+ *   <li>{@code slow-clients ...}: slowloris against a server at its open-files limit ({@link loomylin.lab.reliability.SlowClientsCommand})</li>
+ *   <li>{@code soak ...}: the default servers under a steady mixed load, then SIGTERM ({@link loomylin.lab.reliability.SoakCommand})</li>
  *   <li>anything else: the servers of the twin {@code --twin} (or LOOMYLIN_TWIN) names,
  *       {@link loomylin.server.java.Loomylin} or {@link loomylin.server.kotlin.Loomylin}</li>
  * </ul>
@@ -34,6 +36,8 @@ public final class Main {
             case "bench" -> Guard.run(() -> loomylin.lab.bench.Bench.main(rest));
             case "clients" -> Guard.run(() -> loomylin.lab.clients.ClientsCommand.main(rest));
             case "report" -> Guard.run(() -> loomylin.lab.report.ReportCommand.main(rest));
+            case "slow-clients" -> Guard.run(() -> loomylin.lab.reliability.SlowClientsCommand.main(rest));
+            case "soak" -> Guard.run(() -> loomylin.lab.reliability.SoakCommand.main(rest));
             default -> {
                 Guard.run(() -> Launcher.options(args).ifPresent(options -> {
                     if (options.twin() == Twin.KOTLIN) loomylin.server.kotlin.Loomylin.serve(options);

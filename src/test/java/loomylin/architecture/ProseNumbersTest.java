@@ -86,13 +86,22 @@ class ProseNumbersTest {
             List.of("docs/architecture.md", "## Layout", "the code's layers and packages"),
             List.of("docs/architecture.md", "### Where Loomylin leans on Jetty's unexported classes", "the code's use of Jetty internals"),
             List.of("docs/architecture.md", "## Dependencies", "dependency versions"),
-            List.of("docs/methodology.md", "## Running the bench", "the bench's flags, presets, thresholds and targets' goals"),
-            List.of("docs/methodology.md", "### Warm until the JIT is quiet", "the warm-up's rule: its share, slices and bounds (Warmup and JitWarmupTest hold them)"),
-            List.of("docs/methodology.md", "### Where virtual threads pay off: `--preset crossover`", "the preset's plan"),
-            List.of("docs/methodology.md", "### The floor under the CPU axis: `--preset floor`", "the preset's plan"),
-            List.of("docs/methodology.md", "### Client models at connection scale: `clients` and `bench --preset connections`", "the preset's plan and the clients' flags"),
-            List.of("docs/methodology.md", "### Servers at connection scale and the hop clients: `--preset scale`, `--preset hops`", "the presets' plans"),
-            List.of("docs/methodology.md", "### Going to 50,000 connections", "the kernel's limits and the flags that lift them"),
+            List.of("docs/methodology.md", "# Methodology: the rules a published number passed", "the pages of the methodology and the experiments they cover"),
+            List.of("docs/methodology.md", "## The one set of rules", "the rules' thresholds: runs and invocations a verdict needs"),
+            List.of("docs/methodology.md", "## Warm until the JIT is quiet", "the warm-up's rule: its share, slices and bounds (Warmup and JitWarmupTest hold them)"),
+            List.of("docs/methodology.md", "## The settle gate", "the settle gate's thresholds and slices (Warmup holds them)"),
+            List.of("docs/methodology.md", "## The marks", "the marks' thresholds (RunResult, ClientLimit and FixedLoad hold them)"),
+            List.of("docs/methodology.md", "## Invocations and the noise line", "the invocations' flags and the NOISE rule (TargetsTest holds it)"),
+            List.of("docs/methodology.md", "## Verdicts", "the verdict rule's minimum of runs and invocations"),
+            List.of("docs/methodology/bench.md", "*", "the bench's flags, presets, windows and targets' goals"),
+            List.of("docs/methodology/output.md", "*", "the files and columns a bench writes, and the report's section kinds"),
+            List.of("docs/methodology/seed004.md", "*", "the preset's plan"),
+            List.of("docs/methodology/bound-and-admission.md", "*", "the presets' plans, loads and limits"),
+            List.of("docs/methodology/database.md", "*", "the preset's plan, pools and loads"),
+            List.of("docs/methodology/jdk.md", "*", "the preset's plan"),
+            List.of("docs/methodology/crossover.md", "*", "the preset's plan"),
+            List.of("docs/methodology/floor.md", "*", "the preset's plan"),
+            List.of("docs/methodology/connections.md", "*", "the presets' plans, the clients' flags, and the kernel's limits and the flags that lift them"),
             List.of("docs/reliability.md", "### Faults", "what each fault test sends and expects (status codes, timeouts, counts)"),
             List.of("docs/reliability.md", "### Hostile and malformed input", "what the hostile-input tests send and expect"));
 
@@ -200,10 +209,11 @@ class ProseNumbersTest {
     static final Pattern LINK = Pattern.compile("(!?)\\[((?:[^\\]\\[]|\\[[^\\]]*\\])*)\\]\\(([^)\\s]+)\\)");
     static final Pattern CODE = Pattern.compile("(`+)(.+?)\\1");
     /**
-     * A sentence naming a test class ({@code ConcurrencyTest}) or a script ({@code scripts/soak.sh}) and linking no
-     * data file states that test's or script's parameters and what it asserts: the code holds them.
+     * A sentence naming a test class ({@code ConcurrencyTest}), a script ({@code scripts/overload.sh}) or a reliability
+     * command of the jar ({@code loomylin.jar soak}) and linking no data file states that test's, script's or command's
+     * parameters and what it asserts: the code holds them.
      */
-    static final Pattern TEST_CLASS = Pattern.compile("\\b[A-Z]\\w*Test\\b|\\bscripts/[\\w-]+\\.sh\\b");
+    static final Pattern TEST_CLASS = Pattern.compile("\\b[A-Z]\\w*Test\\b|\\bscripts/[\\w-]+\\.sh\\b|\\bloomylin\\.jar (?:soak|slow-clients)\\b");
     static final Pattern SENTENCE_END = Pattern.compile("(?<=[.!?])\\s+(?=[A-Z(*\\[`\"])");
 
     /** One unit of prose: a paragraph, a list item or a table row, with the page line of each of its characters. */

@@ -7,8 +7,6 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -16,13 +14,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BooleanSupplier;
-import loomylin.server.cli.Flags;
-import loomylin.server.cli.Guard;
 
 /**
  * Slowloris against a running server on loopback, and normal clients among it: {@code slow} connections each send
@@ -30,10 +27,9 @@ import loomylin.server.cli.Guard;
  * the server ends the connection; {@code normal} clients send one complete request after another with
  * {@code Connection: close}, retrying a 503 (the open-files limit's answer) after 200 ms, for {@code seconds}.
  * It counts how the slow connections ended (408, 503, closed, still open at the end) and whether every normal
- * request was answered 200 within {@code normalBoundMs}, retries included. scripts/slow-clients.sh starts a
- * server with a low open-files limit and runs this; {@code SlowClientsTest} runs it against a child JVM.
- *
- * <pre>java -cp target/loomylin.jar loomylin.lab.reliability.SlowClients --port 7000 --slow 2500 --seconds 20</pre>
+ * request was answered 200 within {@code normalBoundMs}, retries included. {@link SlowClientsCommand}
+ * ({@code java -jar loomylin.jar slow-clients}) starts a server with a low open-files limit and runs this;
+ * {@code SlowClientsTest} runs it against a child JVM.
  */
 public final class SlowClients {
     /** What the run came to. {@code slow}: how slow connections ended, by outcome; {@code normalProblems}: one line each. */
@@ -43,61 +39,16 @@ public final class SlowClients {
         }
     }
 
-    static final List<Flags.Flag> FLAGS = List.of(
-            new Flags.Flag("port", "PORT", "7000", "the server's port on 127.0.0.1", "SLOW_PORT"),
-            new Flags.Flag("slow", "N", "2500", "slow connections held at once", "SLOW_CONNECTIONS"),
-            new Flags.Flag("drip-ms", "MS", "1000", "a slow connection's pause between header lines", "SLOW_DRIP_MS"),
-            new Flags.Flag("seconds", "S", "20", "how long to run", "SLOW_SECONDS"),
-            new Flags.Flag("normal", "N", "4", "normal clients", "SLOW_NORMAL"),
-            new Flags.Flag("normal-bound-ms", "MS", "10000", "how long a normal request may take, 503 retries included", "SLOW_NORMAL_BOUND_MS"),
-            new Flags.Flag("csv", "FILE", null, "also write the figures as one CSV row with a header", "SLOW_CSV"),
-            new Flags.Flag("help", null, null, "print this help and exit"));
-
     private SlowClients() {
     }
 
-    /** The command's flags, read once; {@code csv} is null unless {@code --csv} names a file. */
-    record Options(int port, int slow, int dripMs, int seconds, int normal, int boundMs, Path csv) {
-        static Options of(Flags flags) {
-            return new Options(flags.integer("port", 1, 65535), flags.integer("slow", 1, 50_000), flags.integer("drip-ms", 10, 60_000),
-                    flags.integer("seconds", 1, 600), flags.integer("normal", 1, 100), flags.integer("normal-bound-ms", 100, 600_000),
-                    flags.get("csv") == null ? null : Path.of(flags.get("csv")));
-        }
-    }
-
-    public static void main(String[] argv) throws Exception {
-        Options o = Guard.call(() -> {
-            Flags f = Flags.parse(argv, FLAGS, System.getenv());
-            if (f.help()) {
-                System.out.print("Usage: java -cp loomylin.jar loomylin.lab.reliability.SlowClients [flags]\n\n" + Flags.describe(FLAGS));
-                System.exit(0);
-            }
-            return Options.of(f);
-        });
-        int port = o.port();
-        int slow = o.slow();
-        int dripMs = o.dripMs();
-        int seconds = o.seconds();
-        int normal = o.normal();
-        int boundMs = o.boundMs();
-        System.out.printf("slow-clients: %d slow connections (a header line every %d ms) and %d normal clients against 127.0.0.1:%d for %d s%n",
-                slow, dripMs, normal, port, seconds);
-        Result r = run(port, slow, dripMs, Duration.ofSeconds(seconds), normal, Duration.ofMillis(boundMs), () -> true);
-        System.out.println("slow-clients: slow connections ended " + r.slow());
-        System.out.printf("slow-clients: normal requests answered 200 within %d ms: %d, slowest %d ms, not answered in time: %d%n",
-                boundMs, r.normalAnswered(), r.normalSlowestMs(), r.normalProblems().size());
-        r.normalProblems().stream().limit(5).forEach(p -> System.out.println("slow-clients:   " + p));
-        Path csv = o.csv();
-        if (csv != null) {
-            Files.writeString(csv, "slow,drip_ms,seconds,normal,normal_bound_ms,slow_408,slow_503,slow_closed,slow_other,slow_open_at_end,"
-                    + "normal_200,normal_slowest_ms,normal_failed\n"
-                    + String.join(",", List.of(String.valueOf(slow), String.valueOf(dripMs), String.valueOf(seconds), String.valueOf(normal),
-                    String.valueOf(boundMs), count(r, "408"), count(r, "503"), count(r, CLOSED), String.valueOf(other(r)), count(r, OPEN),
-                    String.valueOf(r.normalAnswered()), String.valueOf(r.normalSlowestMs()), String.valueOf(r.normalProblems().size()))) + "\n");
-        }
-        System.out.println((r.passed() ? "PASS" : "FAIL") + " normal-clients-answered: " + r.normalAnswered() + " answered, "
-                + r.normalProblems().size() + " not");
-        System.exit(r.passed() ? 0 : 1);
+    /** The run's settings and what it came to, as slow-clients.csv holds them: the header, then one row. */
+    static String csv(int slow, int dripMs, int seconds, int normal, int boundMs, Result r) {
+        return "slow,drip_ms,seconds,normal,normal_bound_ms,slow_408,slow_503,slow_closed,slow_other,slow_open_at_end,"
+                + "normal_200,normal_slowest_ms,normal_failed\n"
+                + String.join(",", List.of(String.valueOf(slow), String.valueOf(dripMs), String.valueOf(seconds), String.valueOf(normal),
+                String.valueOf(boundMs), count(r, "408"), count(r, "503"), count(r, CLOSED), String.valueOf(other(r)), count(r, OPEN),
+                String.valueOf(r.normalAnswered()), String.valueOf(r.normalSlowestMs()), String.valueOf(r.normalProblems().size()))) + "\n";
     }
 
     static final String CLOSED = "closed without an answer";
@@ -116,7 +67,7 @@ public final class SlowClients {
      * the normal clients, until {@code length} has passed since the start.
      */
     public static Result run(int port, int slow, int dripMs, Duration length, int normal, Duration normalBound, BooleanSupplier slowInPlace)
-            throws Exception {
+            throws InterruptedException, ExecutionException {
         long end = System.nanoTime() + length.toNanos();
         Map<String, LongAdder> slowOutcomes = new ConcurrentHashMap<>();
         try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {

@@ -4,6 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
@@ -24,24 +25,18 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
-import loomylin.server.cli.Flags;
-import loomylin.server.cli.Guard;
-import loomylin.server.cli.UsageError;
+import java.util.stream.Collectors;
 import loomylin.server.proc.ProcReader;
 import loomylin.server.proc.ProcStatus;
-import loomylin.server.web.Params;
 
 /**
- * The soak test's load and judge: a steady mix of every endpoint and some bad requests against running
- * servers for a given time, while it samples the server process's RSS and threads from /proc. It prints
- * what it sent, what came back by class, connection errors, RSS and threads at start, after warm-up and
- * at the end, then one line per check, {@code PASS name: ...} or {@code FAIL name: ...}. Exit status 0
- * when every check passed, 1 otherwise, 2 for a bad flag (one line). Every flag is also read from
- * {@code SOAK_<NAME>} ({@code --help} lists them). scripts/soak.sh starts the servers and runs this.
- *
- * <pre>java -cp target/loomylin.jar loomylin.lab.reliability.Soak --ports 7000,7001,7002 --pid PID --seconds 600</pre>
+ * The soak's load and judge: a steady mix of every endpoint and some bad requests against running servers for a
+ * given time, while it samples the server process's RSS and threads from /proc. It prints what it sent, what came
+ * back by class, connection errors, and RSS and threads at start, after warm-up and at the end, and returns one
+ * verdict per check and the summary row. {@link SoakCommand} ({@code java -jar loomylin.jar soak}) starts the servers,
+ * runs this and judges their stop.
  */
-public final class Soak {
+final class Soak {
     /** One kind of request: the target and the status it must get. */
     record Kind(String name, String target, int expected, int weight) {
     }
@@ -67,73 +62,36 @@ public final class Soak {
     private final Map<String, LongAdder> errors = new ConcurrentHashMap<>();
     private final Map<Integer, LongAdder> answeredByPort = new ConcurrentHashMap<>();
     private final List<long[]> samples = new ArrayList<>(); // {elapsed s, rss kB, threads}
-    private final Options options;
+    private final Load options;
 
-    static final List<Flags.Flag> FLAGS = List.of(
-            new Flags.Flag("ports", "P,P,...", "7000,7001,7002", "the servers' ports", "SOAK_PORTS"),
-            new Flags.Flag("pid", "PID", "0", "the server process to sample from /proc; 0 = none", "SOAK_PID"),
-            new Flags.Flag("seconds", "S", "600", "how long to run", "SOAK_SECONDS"),
-            new Flags.Flag("clients", "N", "4", "clients per port", "SOAK_CLIENTS"),
-            new Flags.Flag("think-ms", "MS", "10", "pause between a client's requests", "SOAK_THINK_MS"),
-            new Flags.Flag("warmup-seconds", "S", null, "warm-up before the RSS and thread baselines; default a quarter of the run, 10-120 s",
-                    "SOAK_WARMUP_SECONDS"),
-            new Flags.Flag("rss-tolerance", "FRACTION", "0.25", "allowed RSS growth after warm-up", "SOAK_RSS_TOLERANCE"),
-            new Flags.Flag("thread-tolerance", "N", "10", "allowed thread growth after warm-up", "SOAK_THREAD_TOLERANCE"),
-            new Flags.Flag("csv", "FILE", null, "also write the summary as one CSV row (with its header) to FILE"),
-            new Flags.Flag("help", null, null, "print this help and exit"));
-
-    /** The summary's columns in --csv. */
+    /** The summary's columns in soak.csv. */
     static final List<String> CSV_COLUMNS = List.of("seconds", "ports", "clients_per_port", "think_ms", "warmup_s", "sent", "sent_per_s",
             "answered", "status_2xx", "status_4xx", "status_5xx", "unexpected", "connection_errors", "unaccounted", "rss_start_mb",
             "rss_after_warmup_mb", "rss_peak_after_mb", "rss_end_mb", "threads_start", "threads_after_warmup", "threads_peak_after",
             "threads_end", "checks_passed", "checks_failed");
 
-    /** The soak's flags, read once. {@code csv} is null unless {@code --csv} names a file. */
-    record Options(List<Integer> ports, long pid, int seconds, int clientsPerPort, int thinkMs, int warmupSeconds, double rssTolerance,
-                   int threadTolerance, java.nio.file.Path csv) {
-        static Options of(Flags flags) {
-            List<Integer> ports = new ArrayList<>();
-            for (String p : flags.get("ports").split(",")) {
-                try {
-                    int port = Integer.parseInt(p.trim());
-                    if (port < 1 || port > 65535) throw new NumberFormatException();
-                    ports.add(port);
-                } catch (NumberFormatException e) {
-                    throw new UsageError("--ports must list ports from 1 to 65535, got '" + Params.printable(flags.get("ports")) + "'");
-                }
-            }
-            int seconds = flags.integer("seconds", 1, 30 * 24 * 3600);
-            double rssTolerance;
-            try {
-                rssTolerance = Double.parseDouble(flags.get("rss-tolerance"));
-                if (!(rssTolerance >= 0 && rssTolerance <= 100)) throw new NumberFormatException();
-            } catch (NumberFormatException e) {
-                throw new UsageError("--rss-tolerance must be a fraction such as 0.25, got '" + Params.printable(flags.get("rss-tolerance")) + "'");
-            }
-            return new Options(List.copyOf(ports), flags.integer("pid", 0, Integer.MAX_VALUE), seconds, flags.integer("clients", 1, 10_000),
-                    flags.integer("think-ms", 0, 600_000), flags.integer("warmup-seconds", Math.min(120, Math.max(10, seconds / 4)), 0, seconds), rssTolerance,
-                    flags.integer("thread-tolerance", 0, 100_000), flags.get("csv") == null ? null : java.nio.file.Path.of(flags.get("csv")));
-        }
+    /**
+     * What the soak sends and how it judges: the servers' ports, the server process to sample from /proc (0 for
+     * none), how long, clients per port and their pause, the warm-up before the RSS and thread baselines, and the
+     * growth allowed after it.
+     */
+    record Load(List<Integer> ports, long pid, int seconds, int clientsPerPort, int thinkMs, int warmupSeconds, double rssTolerance,
+                int threadTolerance) {
     }
 
-    private Soak(Options options) {
+    /** The soak's verdicts, and its summary as soak.csv holds it (the header, then one row). */
+    record Result(List<ReliabilityRun.Check> checks, String csv) {
+    }
+
+    private final PrintStream out;
+
+    Soak(Load options, PrintStream out) {
         this.options = options;
+        this.out = out;
     }
 
-    public static void main(String[] argv) throws Exception {
-        Soak soak = Guard.call(() -> {
-            Flags flags = Flags.parse(argv, FLAGS, System.getenv());
-            if (flags.help()) {
-                System.out.print("Usage: java -cp loomylin.jar loomylin.lab.reliability.Soak [flags]\n\n" + Flags.describe(FLAGS));
-                System.exit(0);
-            }
-            return new Soak(Options.of(flags));
-        });
-        System.exit(soak.run() ? 0 : 1);
-    }
-
-    private boolean run() throws InterruptedException {
-        System.out.printf("soak: %d s against ports %s, %d clients per port, %d ms think time, warm-up %d s%n",
+    Result run() throws InterruptedException {
+        out.printf("soak: %d s against ports %s, %d clients per port, %d ms think time, warm-up %d s%n",
                 options.seconds(), options.ports(), options.clientsPerPort(), options.thinkMs(), options.warmupSeconds());
         long start = System.nanoTime();
         long end = start + TimeUnit.SECONDS.toNanos(options.seconds());
@@ -160,7 +118,7 @@ public final class Soak {
                 if (now >= nextReport) {
                     nextReport = now + TimeUnit.SECONDS.toNanos(60);
                     long[] last = samples.get(samples.size() - 1);
-                    System.out.printf("soak: %d s, %d sent, %s, %d connection errors, RSS %d MB, %d threads%n",
+                    out.printf("soak: %d s, %d sent, %s, %d connection errors, RSS %d MB, %d threads%n",
                             (now - start) / 1_000_000_000L, sent.sum(), classes(), total(errors), last[1] / 1024, last[2]);
                 }
             }
@@ -264,7 +222,7 @@ public final class Soak {
         return m.values().stream().mapToLong(LongAdder::sum).sum();
     }
 
-    private boolean report() {
+    private Result report() {
         long[] first = samples.get(0);
         long[] last = samples.get(samples.size() - 1);
         long[] warm = first;
@@ -282,19 +240,19 @@ public final class Soak {
         long connectionErrors = total(errors);
         long wrong = total(unexpected);
         long unaccounted = sent.sum() - answered - connectionErrors;
-        System.out.println();
-        System.out.printf("requests sent:       %d (%.0f/s)%n", sent.sum(), sent.sum() / (double) Math.max(1, options.seconds()));
-        System.out.printf("answered:            %d: %s%n", answered, classes());
-        System.out.printf("unexpected answers:  %d%s%n", wrong, wrong == 0 ? "" : " " + top(unexpected));
-        System.out.printf("connection errors:   %d%s%n", connectionErrors, connectionErrors == 0 ? "" : " " + top(errors));
+        out.println();
+        out.printf("requests sent:       %d (%.0f/s)%n", sent.sum(), sent.sum() / (double) Math.max(1, options.seconds()));
+        out.printf("answered:            %d: %s%n", answered, classes());
+        out.printf("unexpected answers:  %d%s%n", wrong, wrong == 0 ? "" : " " + top(unexpected));
+        out.printf("connection errors:   %d%s%n", connectionErrors, connectionErrors == 0 ? "" : " " + top(errors));
         if (options.pid() > 0) {
-            System.out.printf("RSS:                 %d MB at start, %d MB after warm-up (%d s), %d MB peak after, %d MB at the end%n",
+            out.printf("RSS:                 %d MB at start, %d MB after warm-up (%d s), %d MB peak after, %d MB at the end%n",
                     first[1] / 1024, warm[1] / 1024, warm[0], rssMax / 1024, last[1] / 1024);
-            System.out.printf("threads:             %d at start, %d after warm-up, %d peak after, %d at the end%n",
+            out.printf("threads:             %d at start, %d after warm-up, %d peak after, %d at the end%n",
                     first[2], warm[2], threadsMax, last[2]);
         }
-        System.out.println();
-        List<String[]> checks = new ArrayList<>();
+        out.println();
+        List<ReliabilityRun.Check> checks = new ArrayList<>();
         checks.add(check(fiveXX == 0, "no-5xx", fiveXX + " answers 5xx"));
         checks.add(check(wrong == 0, "expected-statuses", wrong + " answers not what the request deserved"));
         checks.add(check(connectionErrors == 0, "no-connection-errors", connectionErrors + " connection errors or timeouts"));
@@ -311,33 +269,19 @@ public final class Soak {
             checks.add(check(last[2] > 0 && last[2] <= warm[2] + options.threadTolerance(), "threads-flat",
                     last[2] + " at the end, limit " + (warm[2] + options.threadTolerance()) + " (after warm-up " + warm[2] + " + " + options.threadTolerance() + ")"));
         }
-        boolean ok = true;
-        int passed = 0;
-        for (String[] c : checks) {
-            System.out.println(c[0] + " " + c[1]);
-            ok &= c[0].equals("PASS");
-            if (c[0].equals("PASS")) passed++;
-        }
-        if (options.csv() != null) {
-            long mb = 1024;
-            List<Object> row = List.of(options.seconds(), options.ports().stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(" ")), options.clientsPerPort(),
-                    options.thinkMs(), options.warmupSeconds(), sent.sum(), Math.round(sent.sum() / (double) Math.max(1, options.seconds())), answered, count("2xx"),
-                    count("4xx"), fiveXX, wrong, connectionErrors, unaccounted, options.pid() > 0 ? first[1] / mb : "", options.pid() > 0 ? warm[1] / mb : "",
-                    options.pid() > 0 ? rssMax / mb : "", options.pid() > 0 ? last[1] / mb : "", options.pid() > 0 ? first[2] : "", options.pid() > 0 ? warm[2] : "",
-                    options.pid() > 0 ? threadsMax : "", options.pid() > 0 ? last[2] : "", passed, checks.size() - passed);
-            try {
-                java.nio.file.Files.writeString(options.csv(), String.join(",", CSV_COLUMNS) + "\n"
-                        + row.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(",")) + "\n");
-            } catch (java.io.IOException e) {
-                System.out.println("FAIL csv-written: " + e.getMessage());
-                return false;
-            }
-        }
-        return ok;
+        int passed = (int) checks.stream().filter(ReliabilityRun.Check::passed).count();
+        long mb = 1024;
+        boolean sampled = options.pid() > 0;
+        List<Object> row = List.of(options.seconds(), options.ports().stream().map(String::valueOf).collect(Collectors.joining(" ")), options.clientsPerPort(),
+                options.thinkMs(), options.warmupSeconds(), sent.sum(), Math.round(sent.sum() / (double) Math.max(1, options.seconds())), answered, count("2xx"),
+                count("4xx"), fiveXX, wrong, connectionErrors, unaccounted, sampled ? first[1] / mb : "", sampled ? warm[1] / mb : "",
+                sampled ? rssMax / mb : "", sampled ? last[1] / mb : "", sampled ? first[2] : "", sampled ? warm[2] : "",
+                sampled ? threadsMax : "", sampled ? last[2] : "", passed, checks.size() - passed);
+        return new Result(List.copyOf(checks), String.join(",", CSV_COLUMNS) + "\n" + row.stream().map(String::valueOf).collect(Collectors.joining(",")) + "\n");
     }
 
-    private static String[] check(boolean passed, String name, String detail) {
-        return new String[] {passed ? "PASS" : "FAIL", name + ": " + detail};
+    private static ReliabilityRun.Check check(boolean passed, String name, String detail) {
+        return new ReliabilityRun.Check(passed, name, detail);
     }
 
     private static String top(Map<String, LongAdder> m) {

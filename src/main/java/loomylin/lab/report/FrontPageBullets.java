@@ -11,7 +11,7 @@ import java.util.function.Supplier;
  * file and linked to it, comparing {@code loom} with what a user would otherwise run ({@code qtp:200}, a fixed
  * pool of 200 threads: Jetty's default maximum, pre-started) beside the seed's comparison, labelled as the seed's.
  *
- * <p>{@code all} (docs/results.md): every bullet, each figure a median with its range; a bullet (or part of one)
+ * <p>{@code all} (docs/results/figures.md): every bullet, each figure a median with its range; a bullet (or part of one)
  * whose runs are not in the files, or are marked too short, unsettled or client-limited, quotes no number and says
  * why, and a figure from one run per cell says it is a sketch.
  *
@@ -27,6 +27,11 @@ final class FrontPageBullets implements Renderer {
     static final String BOUND = "gfx/results/bound";
     static final String ADMISSION = "gfx/results/admission";
     static final String FAIR = "gfx/results/fair";
+    /**
+     * The blocking-waits cell at 200 clients measured again without a flight recording, under the warm-up that
+     * records each run's start, end and load; {@code fair}'s runs predate it and record none of them.
+     */
+    static final String WAIT_25_OFF = "gfx/results/jfr-cost/wait-25-off";
     static final String MEMORY = "gfx/results/memory-per-request";
     static final String CROSSOVER = "gfx/results/crossover";
 
@@ -139,11 +144,17 @@ final class FrontPageBullets implements Renderer {
         String fair = "with 50 and 200 clients each waiting 100 ms, `loom` answered " + Fmt.ratioRange(rpsRatio(page, FAIR, "loom", "qtp:200", ep, 50))
                 + " and " + Fmt.ratioRange(rpsRatio(page, FAIR, "loom", "qtp:200", ep, 200)) + " the requests of `qtp:200`, a fixed pool of 200"
                 + " threads (Jetty's default maximum, pre-started), at " + Fmt.ratioRange(need(Cells.ratio(closed(page, FAIR, "loom", ep, 200), closed(page, FAIR, "qtp:200", ep, 200), "cpu_ms_per_req"),
-                "CPU ratio")) + " its CPU per request with 200 clients (" + link(page, FAIR + "/results.csv") + ")";
+                "CPU ratio")) + " its CPU per request with 200 clients, from runs under the old warm-up that recorded no start, end or load ("
+                + link(page, FAIR + "/results.csv") + ")";
+        String again = part(() -> "; measured again at 200 clients under the current warm-up, unrecorded, "
+                + Fmt.ratioRange(rpsRatio(page, WAIT_25_OFF, "loom", "qtp:200", ep, 200)) + " the requests at "
+                + Fmt.ratioRange(need(Cells.ratio(closed(page, WAIT_25_OFF, "loom", ep, 200), closed(page, WAIT_25_OFF, "qtp:200", ep, 200), "cpu_ms_per_req"),
+                "CPU ratio")) + " the CPU per request (" + link(page, WAIT_25_OFF + "/results.csv") + ")");
         String seed = part(() -> "; the seed's comparison, against a 32-thread pool whose 30 request threads bound it by Little's law: "
                 + Fmt.ratioRange(rpsRatio(page, FULL, "loom", "qtp:32", ep, 50)) + " and " + Fmt.ratioRange(rpsRatio(page, FULL, "loom", "qtp:32", ep, 200))
                 + " (" + link(page, FULL + "/results.csv") + ")");
-        return fair + (seed.startsWith("(") ? "; the seed's comparison against a 32-thread pool " + seed : seed) + ".";
+        return fair + (again.startsWith("(") ? "; measured again at 200 clients " + again : again)
+                + (seed.startsWith("(") ? "; the seed's comparison against a 32-thread pool " + seed : seed) + ".";
     }
 
     String blockingVsAsync(Page page) {
@@ -304,12 +315,27 @@ final class FrontPageBullets implements Renderer {
         boolean sketch = limited.size() < 3 || invocations < 2;
         return Fmt.count(Double.parseDouble(open.get("concurrency"))) + " clients sending the fibers-server seed's 1 s request of which 5 % is CPU (`"
                 + open.get("query") + "`) got " + Fmt.rate(Double.parseDouble(open.get("rps"))) + " req/s from `loom` without a limit; Jetty's preferred shape"
-                + " with a cap, `qtp-vtp:8:64`, answered " + Fmt.rate(Double.parseDouble(preferred.get("rps"))) + " (one run per cell, a sketch: " + link(page, file)
+                + " with a cap, `qtp-vtp:8:64`, answered " + Fmt.rate(Double.parseDouble(preferred.get("rps"))) + " req/s with a p99 of "
+                + Fmt.ms(Double.parseDouble(preferred.get("p99_ms"))) + " ms (one run per cell, a sketch: " + link(page, file)
                 + "). Behind `--max-in-flight " + limited.get(0).get("max_in_flight") + "` and offered twice what that limit is sized for, `loom` answered "
                 + Fmt.rateRange(goodput) + " req/s, " + Fmt.ratio(share.median()) + " of it" + (share.single() ? "" : " (" + Fmt.ratio(share.min(), share.median())
                 + "-" + Fmt.ratio(share.max(), share.median()) + ")") + ", with a p99 of " + Fmt.ms(p99.median()) + " ms"
-                + (p99.single() ? "" : " (" + Fmt.ms(p99.min()) + "-" + Fmt.ms(p99.max()) + ")") + " for its 2xx answers, refusing the rest ("
+                + (p99.single() ? "" : " (" + Fmt.ms(p99.min()) + "-" + Fmt.ms(p99.max()) + ")") + " for its 2xx answers" + againstGoal(page, p99.median())
+                + ", refusing the rest ("
                 + runs + (sketch ? ", a sketch" : "") + ": " + link(page, admissionFile) + ").";
+    }
+
+    static final java.util.regex.Pattern P99_GOAL = java.util.regex.Pattern.compile("p99 under (\\d+) ms");
+
+    /**
+     * Whether a p99 meets the goal the admission report sets for the limit (its wait plus the request), as read from
+     * admission.md: {@code ", over the limit's 2,000 ms goal"}, or nothing when the report states no goal.
+     */
+    static String againstGoal(Page page, double p99) {
+        java.util.regex.Matcher m = P99_GOAL.matcher(page.files().text(ADMISSION + "/admission.md"));
+        if (!m.find()) return "";
+        double goal = Double.parseDouble(m.group(1));
+        return (p99 < goal ? ", under" : ", over") + " the limit's " + Fmt.ms(goal) + " ms goal";
     }
 
     /** {@code loom}'s runs behind {@code --max-in-flight} offered twice what the limit is sized for: no failure, the server idle before. */
@@ -356,7 +382,7 @@ final class FrontPageBullets implements Renderer {
         try {
             bullets.add("- **" + title + "**: " + text.get());
         } catch (Missing | ResultFiles.MissingResult e) {
-            // left off the front page; docs/results.md's full list says why
+            // left off the front page; docs/results/figures.md's full list says why
         }
     }
 
@@ -382,10 +408,11 @@ final class FrontPageBullets implements Renderer {
 
     String frontBlockingWaits(Page page) {
         String ep = "wait-blocking?ms=100";
-        String fair = "with 200 clients each waiting 100 ms, `loom` answered " + x(rpsRatio(page, FAIR, "loom", "qtp:200", ep, 200))
+        // fair's runs recorded no start, end or load (the old warm-up): the front page quotes the cell measured again
+        String fair = "with 200 clients each waiting 100 ms, `loom` answered " + x(rpsRatio(page, WAIT_25_OFF, "loom", "qtp:200", ep, 200))
                 + " the requests of `qtp:200`, the fixed pool of 200 threads, at "
-                + x(need(Cells.ratio(closed(page, FAIR, "loom", ep, 200), closed(page, FAIR, "qtp:200", ep, 200), "cpu_ms_per_req"), "CPU ratio"))
-                + " its CPU per request (" + shortLink(page, FAIR + "/results.csv") + ")";
+                + x(need(Cells.ratio(closed(page, WAIT_25_OFF, "loom", ep, 200), closed(page, WAIT_25_OFF, "qtp:200", ep, 200), "cpu_ms_per_req"), "CPU ratio"))
+                + " its CPU per request (" + shortLink(page, WAIT_25_OFF + "/results.csv") + ")";
         String seed = decided(() -> x(rpsRatio(page, FULL, "loom", "qtp:32", ep, 200)) + " the requests of the seed's `qtp:32`, whose 30 request threads"
                 + " bound it by Little's law (" + shortLink(page, FULL + "/results.csv") + ")");
         return fair + "; " + (seed.equals(NOT_DECIDED) ? "against the seed's `qtp:32`, " + NOT_DECIDED : seed) + ".";
@@ -469,7 +496,7 @@ final class FrontPageBullets implements Renderer {
         Stats share = Stats.of(limited.stream().map(r -> Double.parseDouble(r.get("goodput_rps")) / sized).toList());
         Stats p99 = Stats.of(limited.stream().map(r -> Double.parseDouble(r.get("ok_p99_ms"))).toList());
         return "behind `--max-in-flight " + limited.get(0).get("max_in_flight") + "` and offered twice what that limit is sized for, `loom` answered "
-                + Fmt.ratio(share.median()) + " of it with a p99 of " + Fmt.ms(p99.median()) + " ms and refused the rest ("
+                + Fmt.ratio(share.median()) + " of it with a p99 of " + Fmt.ms(p99.median()) + " ms" + againstGoal(page, p99.median()) + ", and refused the rest ("
                 + shortLink(page, ADMISSION + "/admission.csv") + "); without a limit, " + NOT_DECIDED + ".";
     }
 }

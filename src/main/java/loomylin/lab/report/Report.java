@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * The published pages (README.md and docs/*.md under a repository root) rendered from the committed result
+ * The published pages (README.md and docs/**.md under a repository root) rendered from the committed result
  * files: each page's generated sections are made anew, the rest of the page kept as it is.
  */
 final class Report {
@@ -28,14 +28,14 @@ final class Report {
     record Stale(Path page, List<String> sections, String rendered) {
     }
 
-    /** The published pages, relative to the root: README.md first, then docs/*.md by name. */
+    /** The published pages, relative to the root: README.md first, then docs/**.md by path (docs/results/*.md among them). */
     List<Path> pages() {
         List<Path> pages = new ArrayList<>();
         if (Files.isRegularFile(root.resolve("README.md"))) pages.add(Path.of("README.md"));
         Path docs = root.resolve("docs");
         if (Files.isDirectory(docs)) {
-            try (Stream<Path> list = Files.list(docs)) {
-                list.filter(p -> p.getFileName().toString().endsWith(".md")).map(p -> root.relativize(p)).sorted().forEach(pages::add);
+            try (Stream<Path> list = Files.walk(docs)) {
+                list.filter(p -> p.getFileName().toString().endsWith(".md") && Files.isRegularFile(p)).map(p -> root.relativize(p)).sorted().forEach(pages::add);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

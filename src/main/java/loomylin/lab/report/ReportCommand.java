@@ -9,7 +9,7 @@ import loomylin.server.cli.Flags;
 import loomylin.server.cli.StartupFailure;
 
 /**
- * {@code report [--check] [--root DIR]}: re-renders the generated sections of README.md and docs/*.md from the
+ * {@code report [--check] [--root DIR]}: re-renders the generated sections of README.md and docs/**.md from the
  * committed result files under gfx/results. With {@code --check} it writes nothing and fails (exit 1), naming
  * each stale page and section, when a page differs from what the files give.
  */
@@ -32,7 +32,7 @@ public final class ReportCommand {
     public static void main(String[] args) {
         Flags flags = Flags.parse(args, FLAGS, System.getenv());
         if (flags.help()) {
-            System.out.print("Usage: java -jar loomylin.jar report [flags]: re-render README.md's and docs/*.md's generated sections from gfx/results/**\n\n"
+            System.out.print("Usage: java -jar loomylin.jar report [flags]: re-render README.md's and docs/**.md's generated sections from gfx/results/**\n\n"
                     + Flags.describe(FLAGS));
             return;
         }

@@ -10,7 +10,8 @@ import java.util.function.Function;
 import loomylin.server.web.Params;
 
 /**
- * Command-line flags, each also settable by an environment variable: {@code --accept-queue 64} or
+ * The lab's command-line flags (the servers' command and {@code backend} read theirs with picocli, through
+ * {@link CommandLines}; the lab's commands move there in a later step), each also settable by an environment variable: {@code --accept-queue 64} or
  * {@code LOOMYLIN_ACCEPT_QUEUE=64}. The flag wins over the variable, the variable over the default.
  * Both {@code --name value} and {@code --name=value} are read.
  */

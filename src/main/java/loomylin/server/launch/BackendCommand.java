@@ -3,56 +3,61 @@ package loomylin.server.launch;
 import java.util.List;
 import java.util.Locale;
 import loomylin.server.backend.Backend;
-import loomylin.server.cli.Flags;
-import loomylin.server.cli.UsageError;
-import loomylin.server.web.Limits;
+import loomylin.server.cli.CommandLines;
+import loomylin.server.cli.Whole;
 import loomylin.server.web.Params;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /** {@code java -jar loomylin.jar backend [flags]}: the backend alone, e.g. on another host. */
 public final class BackendCommand {
     private BackendCommand() {
     }
 
-    static final List<Flags.Flag> FLAGS = List.of(
-            new Flags.Flag("port", "PORT", "7003", "port the backend listens on"),
-            new Flags.Flag("host", "HOST", "0.0.0.0", "address to bind"),
-            new Flags.Flag("delay", "MS", String.valueOf(Limits.DELAY_DEFAULT), "default delay of each answer, 0-" + Limits.DELAY_MAX + " (per request: ?delay=)"),
-            new Flags.Flag("fault", "none|error|malformed|close", "none", "misbehave on purpose: answer 500, cut JSON, or drop the connection mid-answer"),
-            new Flags.Flag("fault-at", "ROUTE", "all", "only this route misbehaves: authenticate, authorize or meetings"),
-            new Flags.Flag("grace-ms", "MS", "5000", "on stop, how long in-flight requests may take to finish; the process ends within this + 1 s"),
-            new Flags.Flag("help", null, null, "print this help and exit"));
+    /** The backend command's flags, each on the field it fills: where it listens, its delay, the fault it plays and its stop's grace. */
+    static final class BackendFlags {
+        @Option(names = "--port", paramLabel = "PORT", defaultValue = "7003", description = "port the backend listens on")
+        @Whole(min = 0, max = 65535)
+        int port;
 
-    /** The backend command's flags, read once: where it listens, its delay, the fault it plays and its stop's grace. */
-    record Options(String host, int port, int delayMs, Backend.Fault fault, String faultAt, int graceMs) {
-        static Options of(Flags flags) {
-            return new Options(flags.get("host"), flags.integer("port", 0, 65535), flags.integer("delay", 0, Limits.DELAY_MAX), parseFault(flags.get("fault")),
-                    parseFaultAt(flags.get("fault-at")), ServerPlan.graceMs(flags));
-        }
+        @Mixin
+        CommonFlags common = new CommonFlags();
+
+        @Option(names = "--fault", paramLabel = "none|error|malformed|close", defaultValue = "none", converter = Converters.Fault.class,
+                description = "misbehave on purpose: answer 500, cut JSON, or drop the connection mid-answer")
+        Backend.Fault fault;
+
+        /** The one route that misbehaves, or null for all. */
+        @Option(names = "--fault-at", paramLabel = "ROUTE", defaultValue = "all", converter = Converters.FaultAt.class,
+                description = "only this route misbehaves: authenticate, authorize or meetings")
+        String faultAt;
     }
 
     public static void main(String[] args) {
-        Flags flags = Flags.parse(args, FLAGS, System.getenv());
-        if (flags.help()) {
-            System.out.print("Usage: java -jar loomylin.jar backend [flags]\n\n" + Flags.describe(FLAGS));
+        BackendFlags o = new BackendFlags();
+        if (CommandLines.parse(o, args, System.getenv())) {
+            System.out.print("Usage: java -jar loomylin.jar backend [flags]\n\n" + CommandLines.flagTable(new BackendFlags()));
             return;
         }
-        Options o = Options.of(flags);
-        Backend backend = Launcher.bind(() -> Backend.start(o.host(), o.port(), o.delayMs(), o.fault(), o.faultAt(), o.graceMs()));
-        Launcher.log("backend on port {} ({}, delay {} ms{})", backend.port(), Backend.ROUTES, o.delayMs(),
-                o.fault() == Backend.Fault.NONE ? "" : ", fault " + o.fault().name().toLowerCase(Locale.ROOT) + (o.faultAt() == null ? "" : " at " + o.faultAt()));
-        Shutdown.onSignal(List.of(backend), o.graceMs());
+        String host = o.common.host;
+        int delayMs = o.common.delayMs;
+        int graceMs = o.common.graceMs;
+        Backend backend = Launcher.bind(() -> Backend.start(host, o.port, delayMs, o.fault, o.faultAt, graceMs));
+        Launcher.log("backend on port {} ({}, delay {} ms{})", backend.port(), Backend.ROUTES, delayMs,
+                o.fault == Backend.Fault.NONE ? "" : ", fault " + o.fault.name().toLowerCase(Locale.ROOT) + (o.faultAt == null ? "" : " at " + o.faultAt));
+        Shutdown.onSignal(List.of(backend), graceMs);
     }
 
-    private static Backend.Fault parseFault(String text) {
+    static Backend.Fault parseFault(String text) {
         for (Backend.Fault f : Backend.Fault.values()) if (f.name().equalsIgnoreCase(text)) return f;
-        throw new UsageError("--fault must be one of none, error, malformed, close; got '" + Params.printable(text) + "'");
+        throw new IllegalArgumentException("--fault must be one of none, error, malformed, close; got '" + Params.printable(text) + "'");
     }
 
     /** The one route that misbehaves, or null for all. */
-    private static String parseFaultAt(String text) {
+    static String parseFaultAt(String text) {
         if (text.equals("all")) return null;
         if (!Backend.HOPS.contains(text))
-            throw new UsageError("--fault-at must be one of all, " + String.join(", ", Backend.HOPS) + "; got '" + Params.printable(text) + "'");
+            throw new IllegalArgumentException("--fault-at must be one of all, " + String.join(", ", Backend.HOPS) + "; got '" + Params.printable(text) + "'");
         return text;
     }
 }

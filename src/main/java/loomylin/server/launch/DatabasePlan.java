@@ -1,10 +1,8 @@
 package loomylin.server.launch;
 
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.List;
-import loomylin.server.cli.Flags;
 import loomylin.server.cli.StartupFailure;
 import loomylin.server.cli.UsageError;
 import loomylin.server.db.DbOptions;
@@ -20,30 +18,17 @@ import loomylin.server.web.Params;
  * {@code --db-pool} connections that waits {@code --db-timeout-ms} for one.
  */
 record DatabasePlan(boolean own, Path bin, String url, int poolSize, int timeoutMs) {
-    static DatabasePlan of(Flags flags) {
-        boolean own = flags.on("db");
-        String url = flags.get("db-url");
-        String bin = flags.get("db-bin");
-        if (own && url != null) throw new UsageError("give --db (Loomylin's own PostgreSQL) or --db-url (yours), not both");
-        if (bin != null && !own) throw new UsageError("--db-bin goes with --db");
-        int poolSize = flags.integer("db-pool", 1, DbOptions.POOL_MAX);
-        int timeoutMs = flags.integer("db-timeout-ms", DbOptions.TIMEOUT_MIN_MS, 600_000);
-        if (url != null) {
+    static DatabasePlan of(ServeFlags flags) {
+        if (flags.db && flags.dbUrl != null) throw new UsageError("give --db (Loomylin's own PostgreSQL) or --db-url (yours), not both");
+        if (flags.dbBin != null && !flags.db) throw new UsageError("--db-bin goes with --db");
+        if (flags.dbUrl != null) {
             try {
-                DbOptions.ofUrl(url, poolSize, timeoutMs);
+                DbOptions.ofUrl(flags.dbUrl, flags.dbPool, flags.dbTimeoutMs);
             } catch (IllegalArgumentException e) {
-                throw new UsageError(e.getMessage() + ", got '" + Params.printable(url.split("\\?")[0]) + "'");
+                throw new UsageError(e.getMessage() + ", got '" + Params.printable(flags.dbUrl.split("\\?")[0]) + "'");
             }
         }
-        Path binDir = null;
-        if (bin != null) {
-            try {
-                binDir = Path.of(bin);
-            } catch (InvalidPathException e) {
-                throw new UsageError("--db-bin is not a path: '" + Params.printable(bin) + "'");
-            }
-        }
-        return new DatabasePlan(own, binDir, url, poolSize, timeoutMs);
+        return new DatabasePlan(flags.db, flags.dbBin, flags.dbUrl, flags.dbPool, flags.dbTimeoutMs);
     }
 
     /**

@@ -6,16 +6,16 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import loomylin.server.admin.AdminServer;
-import loomylin.server.cli.Flags;
+import loomylin.server.cli.CommandLines;
 import loomylin.server.cli.UsageError;
 import loomylin.server.jetty.ServerOptions;
 import loomylin.server.jetty.Twin;
-import loomylin.server.web.Limits;
 
 /**
  * The server command's flags and {@code LOOMYLIN_*} variables, read once into typed values before anything starts:
- * every check and every one-line usage error is here (and in {@link ServerPlan} and {@link DatabasePlan}, which it
- * calls); {@link Launcher#serve} reads only this.
+ * picocli fills {@link ServeFlags}' fields (each value typed and in its range, or a one-line usage error), and the
+ * checks between flags are here (and in {@link ServerPlan} and {@link DatabasePlan}, which it calls);
+ * {@link Launcher#serve} reads only this.
  *
  * @param twin          which twin serves ({@code --twin})
  * @param base          the settings every server shares; its port is the first server's
@@ -38,30 +38,26 @@ public record ServeOptions(Twin twin, ServerOptions base, List<ServerOptions> se
 
     /** The options {@code args} and {@code env} ask for; empty after printing the usage when they ask for {@code --help}. */
     public static Optional<ServeOptions> parse(String[] args, Map<String, String> env) {
-        Flags flags = Flags.parse(args, ServeFlags.FLAGS, env);
-        if (flags.help()) {
-            System.out.print(ServeFlags.USAGE + Flags.describe(ServeFlags.FLAGS));
+        ServeFlags flags = new ServeFlags();
+        if (CommandLines.parse(flags, args, env)) {
+            System.out.print(ServeFlags.help());
             return Optional.empty();
         }
-        Twin twin = flags.value("twin", Twin::parse);
-        ServerOptions base = ServerPlan.options(flags, twin);
-        String raceFrom = Objects.requireNonNullElse(flags.get("race-from"), "");
-        String adminHosts = Objects.requireNonNullElse(flags.get("admin-hosts"), "");
+        ServerOptions base = ServerPlan.options(flags);
+        String raceFrom = Objects.requireNonNullElse(flags.raceFrom, "");
+        String adminHosts = Objects.requireNonNullElse(flags.adminHosts, "");
         UsageError.parsing(from -> {
             AdminServer.checkAccess(from, adminHosts);
             return from;
         }, raceFrom);
-        List<ServerOptions> servers = ServerPlan.planned(flags, base);
-        int dataBytes = flags.integer("data-file-bytes", Limits.DATA_FILE_BYTES_MIN, Limits.DATA_FILE_BYTES_MAX);
+        List<ServerOptions> servers = ServerPlan.planned(flags, env, base);
         DatabasePlan database = DatabasePlan.of(flags);
-        Path dataDir = ServerPlan.dataDir(flags);
         Integer backendPort = null;
-        if (flags.get("backend") == null) {
-            backendPort = flags.get("backend-port").startsWith("first") ? (base.port() == 0 ? 0 : base.port() + servers.size())
-                    : flags.integer("backend-port", 0, 65535);
+        if (flags.backend == null) {
+            backendPort = flags.backendPort != null ? flags.backendPort : base.port() == 0 ? 0 : base.port() + servers.size();
         }
-        int delayMs = flags.integer("delay", 0, Limits.DELAY_MAX);
         int adminPort = ServerPlan.adminPort(flags, base.port(), servers.size());
-        return Optional.of(new ServeOptions(twin, base, servers, backendPort, delayMs, dataBytes, dataDir, database, adminPort, raceFrom, adminHosts));
+        return Optional.of(new ServeOptions(flags.twin, base, servers, backendPort, flags.common.delayMs, flags.dataFileBytes, flags.dataDir, database,
+                adminPort, raceFrom, adminHosts));
     }
 }

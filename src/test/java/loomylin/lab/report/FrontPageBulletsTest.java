@@ -53,7 +53,7 @@ class FrontPageBulletsTest {
         for (String bookkeeping : List.of("not quoted", "no figure quoted", "runs marked", "invocation", "sketch", "one run"))
             assertFalse(front.contains(bookkeeping), "the front page's bullets say \"" + bookkeeping + "\": " + front);
         assertFalse(front.contains("Jetty's default `"), "qtp:200 is a fixed pool at Jetty's default maximum, not Jetty's default: " + front);
-        Page results = new Page(java.nio.file.Path.of("docs/results.md"), new ResultFiles(java.nio.file.Path.of(".")));
+        Page results = new Page(java.nio.file.Path.of("docs/results/figures.md"), new ResultFiles(java.nio.file.Path.of(".")));
         assertTrue(new FrontPageBullets().render(results, List.of("all")).contains("a sketch"), "the full list labels its sketches");
         assertThrows(IllegalArgumentException.class, () -> new FrontPageBullets().render(readme, List.of()));
     }

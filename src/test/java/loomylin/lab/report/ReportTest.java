@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The published pages are what the committed result files give: rendering README.md and docs/*.md from
+ * The published pages are what the committed result files give: rendering README.md and docs/**.md from
  * gfx/results/** changes nothing. When this fails, a result file or a page changed without the other:
  * run {@code java -jar target/loomylin.jar report} and commit the pages it rewrites.
  */
@@ -38,10 +38,32 @@ class ReportTest {
     }
 
     @Test
-    void theFrontPageAndTheResultsPageHaveGeneratedSections() throws IOException {
+    void theFrontPageAndTheResultsPagesHaveGeneratedSections() throws IOException {
         assertFalse(GeneratedSections.sections(Files.readString(Path.of("README.md")), "README.md").isEmpty(), "README.md renders its numbers");
-        assertTrue(GeneratedSections.sections(Files.readString(Path.of("docs/results.md")), "docs/results.md").size() > 5,
-                "docs/results.md renders its tables");
+        List<Path> results;
+        try (var list = Files.list(Path.of("docs/results"))) {
+            results = list.filter(p -> p.toString().endsWith(".md")).sorted().toList();
+        }
+        assertTrue(new Report(Path.of("."), Renderers.all()).pages().containsAll(results), "report renders every page of docs/results: " + results);
+        int sections = 0;
+        for (Path page : results) sections += GeneratedSections.sections(Files.readString(page), page.toString()).size();
+        assertTrue(sections > 5, "docs/results/*.md render their tables: " + sections + " sections");
+    }
+
+    /** A page in a directory under docs/ is rendered too, its links made from where it sits. */
+    @Test
+    void aPageUnderADocsDirectoryIsRenderedWithLinksFromIt(@TempDir Path root) throws IOException {
+        Path dir = Files.createDirectories(root.resolve("gfx/results"));
+        Files.writeString(dir.resolve("results.csv"), """
+                pool,endpoint,concurrency,mode,offered_rps,client,repeat,rps,p99_ms,cpu_ms_per_req,peak_threads,errors
+                loom,wait-blocking?ms=100,50,closed,,hey,1,485.1,109,0.76,27,0
+                """);
+        Path page = Files.createDirectories(root.resolve("docs/results")).resolve("waits.md");
+        Files.writeString(page, "# x\n\n<!-- generated:pools gfx/results wait-blocking?ms=100 -->\n<!-- /generated:pools -->\n");
+        Files.writeString(root.resolve("README.md"), "# x\n");
+        assertEquals(List.of(Path.of("README.md"), Path.of("docs/results/waits.md")), new Report(root, Renderers.all()).pages());
+        ReportCommand.run(root, false, System.out);
+        assertTrue(Files.readString(page).contains("(../../gfx/results/results.csv)"), Files.readString(page));
     }
 
     @Test

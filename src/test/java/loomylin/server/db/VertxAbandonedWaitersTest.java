@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
  * Vert.x's SQL pool (vertx-sql-client 5.0.7) keeps a request that timed out waiting for a connection in its queue
  * until a connection comes to it: {@code SqlConnectionPool.execute} fails the caller on a timer and leaves its
  * acquire standing, then hands the connection straight back. So {@code /db-async}'s pending count holds those
- * abandoned waiters beside the live ones, and can read more than the requests in flight (docs/results.md, the
+ * abandoned waiters beside the live ones, and can read more than the requests in flight (docs/results/database.md, the
  * database section). The day Vert.x cancels them, this test fails and that note goes.
  */
 class VertxAbandonedWaitersTest {

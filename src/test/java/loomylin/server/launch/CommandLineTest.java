@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import loomylin.server.cli.CommandLines;
 import loomylin.server.cli.Flags;
 import loomylin.testing.ChildJvm;
 import loomylin.testing.Http;
@@ -31,13 +32,18 @@ class CommandLineTest {
     void helpListsEveryFlagAndExitsZero() throws Exception {
         try (ChildJvm c = ChildJvm.main("--help").start()) {
             assertEquals(0, c.exit(Duration.ofSeconds(20)));
-            for (Flags.Flag f : ServeFlags.FLAGS) assertTrue(c.output().contains("--" + f.name()), "--help lacks --" + f.name());
+            for (String flag : CommandLines.flagNames(new ServeFlags())) {
+                assertTrue(c.output().contains("  " + flag + " ") || c.output().contains("  " + flag + "\n"), "--help lacks " + flag);
+                String variable = Flags.envName(flag.substring(2));
+                if (!flag.equals("--help") && !flag.equals("--pool")) assertTrue(c.output().contains("env " + variable + ")"), "--help lacks " + variable);
+            }
             for (String kind : new String[] {"qtp:N", "qtp:MIN-MAX", "loom", "jetty-vtp", "qtp-vt:N", "qtp-vtp:N:M", "LOOMYLIN_POOLS", "bench", "backend"})
                 assertTrue(c.output().contains(kind), "--help lacks " + kind);
         }
         try (ChildJvm c = ChildJvm.main("backend", "--help").start()) {
             assertEquals(0, c.exit(Duration.ofSeconds(20)));
-            assertTrue(c.output().contains("--delay"));
+            for (String flag : CommandLines.flagNames(new BackendCommand.BackendFlags())) assertTrue(c.output().contains("  " + flag), "backend --help lacks " + flag);
+            assertTrue(c.output().contains("env LOOMYLIN_FAULT_AT)"), c.output());
         }
     }
 

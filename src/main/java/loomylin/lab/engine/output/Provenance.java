@@ -16,7 +16,7 @@ import loomylin.server.json.Json;
 /**
  * Where a result came from: written as {@code provenance.json} beside every result file the bench writes, and as
  * the first section of its report, so that a number read later names the code, the machine, the software and the
- * command that made it. The JSON's fields are listed in docs/methodology.md ("Provenance"); {@code schema} counts
+ * command that made it. The JSON's fields are listed in docs/methodology/output.md ("Provenance"); {@code schema} counts
  * incompatible changes.
  *
  * @param date     when the bench started, ISO-8601 in UTC, to the second
@@ -81,7 +81,7 @@ public record Provenance(String date, String command, Commit commit, String out,
         Files.writeString(dir.resolve(Invocations.provenanceFile(invocation)), json() + "\n", StandardCharsets.UTF_8);
     }
 
-    /** The document of provenance.json (field order fixed, one object; see docs/methodology.md). */
+    /** The document of provenance.json (field order fixed, one object; see docs/methodology/output.md). */
     public String json() {
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("schema", SCHEMA);

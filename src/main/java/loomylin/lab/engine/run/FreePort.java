@@ -20,4 +20,27 @@ public final class FreePort {
             throw new UncheckedIOException("no free port on loopback", e);
         }
     }
+
+    /**
+     * The first of {@code n} consecutive ports nothing listens on right now, for a JVM that puts its servers on
+     * consecutive ports (the servers' default set-up: three servers and the backend after them).
+     */
+    public static int block(int n) {
+        for (int attempt = 0; attempt < 100; attempt++) {
+            int first = pick();
+            if (first + n - 1 > 65535) continue;
+            boolean free = true;
+            for (int p = first + 1; p < first + n && free; p++) free = bindable(p);
+            if (free) return first;
+        }
+        throw new UncheckedIOException(new IOException("no " + n + " consecutive free ports on loopback in 100 tries"));
+    }
+
+    private static boolean bindable(int port) {
+        try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
 }

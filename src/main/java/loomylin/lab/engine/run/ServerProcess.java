@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import loomylin.lab.engine.process.ChildProcesses;
 import loomylin.server.cli.StartupFailure;
 import loomylin.server.jetty.HopClientKind;
@@ -92,6 +93,19 @@ public final class ServerProcess implements AutoCloseable {
         return start(List.of(), (javalin ? "bare javalin " : "bare jetty ") + pool + (loomylinConnector ? " on Loomylin's connector" : ""), jvm, args, port, log);
     }
 
+    /**
+     * The servers as a user starts them ({@code java -jar loomylin.jar --host 127.0.0.1 --port PORT FLAGS}): every server
+     * of {@code flags} in one JVM on consecutive ports from {@code port}, the embedded backend after them unless
+     * {@code flags} name another, with exactly {@code jvm} as its JVM options; {@code launcher} as in
+     * {@link #server(List, String, String, String, int, URI, HopClientKind, Path)}. The soak and slow-clients commands
+     * run these, because what they judge is the servers' own default set-up, signals and logging included.
+     */
+    public static ServerProcess servers(List<String> launcher, List<String> jvm, int port, List<String> flags, Path log) throws IOException {
+        List<String> args = new ArrayList<>(List.of("--host", HOST, "--port", Integer.toString(port)));
+        args.addAll(flags);
+        return start(launcher, "servers", jvm, args, port, log);
+    }
+
     public static ServerProcess backend(int port, int delayMs, Path log) throws IOException {
         return backend(List.of(), port, delayMs, log);
     }
@@ -163,11 +177,16 @@ public final class ServerProcess implements AutoCloseable {
      * the end of its output (a port someone took in the meantime shows up there as "port already in use").
      */
     public String awaitReady(String pathAndQuery) {
+        return awaitReady(port, pathAndQuery);
+    }
+
+    /** The same on another port of this JVM (one started by {@link #servers} serves several). */
+    public String awaitReady(int otherPort, String pathAndQuery) {
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         while (System.nanoTime() < deadline) {
             if (!process.isAlive())
                 throw new StartupFailure(name + " exited with status " + process.exitValue() + " while starting: " + outputTail());
-            String body = get(pathAndQuery);
+            String body = get(URI.create("http://" + HOST + ":" + otherPort + pathAndQuery));
             if (body != null) return body;
             sleep(50);
         }
@@ -183,10 +202,10 @@ public final class ServerProcess implements AutoCloseable {
                     + " twin, expected '" + pool + "' of the " + twin + " twin");
     }
 
-    private String get(String pathAndQuery) {
+    private static String get(URI uri) {
         HttpURLConnection c = null;
         try {
-            c = (HttpURLConnection) uri(pathAndQuery).toURL().openConnection();
+            c = (HttpURLConnection) uri.toURL().openConnection();
             c.setConnectTimeout(500);
             c.setReadTimeout(5000);
             c.setRequestProperty("Connection", "close");
@@ -216,6 +235,17 @@ public final class ServerProcess implements AutoCloseable {
 
     public boolean portTaken() {
         return !process.isAlive() && outputTail().contains("port already in use");
+    }
+
+    /**
+     * SIGTERM, then the JVM's exit status if it exits within {@code grace}; empty if it was still running then, and
+     * it is killed. For a command that judges the stop itself; {@link #close} only makes sure the JVM ends.
+     */
+    public OptionalInt terminate(Duration grace) {
+        process.destroy();
+        boolean exited = ChildProcesses.waitFor(process, grace);
+        ChildProcesses.stop(process, Duration.ZERO);
+        return exited ? OptionalInt.of(process.exitValue()) : OptionalInt.empty();
     }
 
     @Override

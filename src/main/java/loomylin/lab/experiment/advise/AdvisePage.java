@@ -355,11 +355,11 @@ public final class AdvisePage {
         if (p.bodyBytes() >= LARGE_BODY_BYTES)
             out.add(p.bodyBytes() + "-byte bodies: a write blocks while a slow client reads, and on a VirtualThreadPool capped by maxThreads (jetty-vtp:N)"
                     + " blocked writes hold its permits until it stops serving; use loom or qtp-vt:N, not a capped VirtualThreadPool"
-                    + " (docs/results.md, the fibers-server seed's experiments).");
+                    + " (docs/results/seeds.md, the fibers-server seed's experiments).");
         if (p.bodyBytes() > 0)
             out.add("File reads: the body is read from a file (the servers' data file, from the page cache here). A read that misses the cache blocks"
                     + " its carrier thread on JDK 25, and no extra carriers make up for it: for slow disks read on a bounded platform-thread executor"
-                    + " (docs/results.md, file I/O on virtual threads).");
+                    + " (docs/results/waits.md, file I/O on virtual threads).");
         if (out.isEmpty()) out.add("None of the known ones: not CPU-bound at these rates, no wait, no body.");
         return out;
     }

@@ -2,12 +2,12 @@ package loomylin.lab.experiment.crossover;
 
 import loomylin.lab.engine.run.Shapes;
 import loomylin.lab.engine.run.FixedLoad;
+import loomylin.lab.engine.Runner;
+import loomylin.lab.engine.output.Invocations;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -17,8 +17,6 @@ import java.util.Map;
 import java.util.Set;
 import loomylin.lab.engine.load.Client;
 import loomylin.lab.engine.load.ClientBinary;
-import loomylin.lab.engine.output.Invocations;
-import loomylin.lab.engine.output.Progress;
 import loomylin.lab.engine.output.Provenance;
 import loomylin.lab.engine.run.FreePort;
 import loomylin.lab.engine.run.PresetOptions;
@@ -144,55 +142,52 @@ public final class Floor {
     static Path run(Options o, String commandLine, PrintStream out) {
         Path dir = o.common().out();
         if (o.rerender()) return FloorReport.rerender(dir, commandLine, out);
-        List<PoolKind> pools = o.pools();
-        List<Layer> layers = o.layers();
-        int rate = o.rate();
-        int connections = o.connections();
-        int measureS = o.measureS();
-        int rounds = o.rounds();
-        Duration slice = o.slice();
-        Duration idle = slice.compareTo(IDLE) < 0 ? slice : IDLE;
-        String twin = o.common().twin();
-        String heap = o.common().heap();
-        int timeoutS = o.common().timeoutS();
-        int clientLimit = o.clientLimit();
-        boolean jfr = o.jfr();
+        Duration idle = o.slice().compareTo(IDLE) < 0 ? o.slice() : IDLE;
+        FixedLoad.Load load = new FixedLoad.Load(o.rate(), o.connections(), o.slice(), idle, o.measureS(), o.common().timeoutS());
         Path oha = o.oha().locate();
         int cores = Runtime.getRuntime().availableProcessors();
-        int total = rounds * pools.size() * layers.size();
-        try {
-            Files.createDirectories(dir);
-            Path csv = dir.resolve(CSV);
-            int invocation = Invocations.next(csv, String.join(",", Row.COLUMNS));
-            Path log = dir.resolve("servers.log");
-            if (!Files.exists(log)) Files.writeString(log, "");
-            long perRun = (FixedLoad.MIN_SLICES + 1) * slice.toSeconds() + idle.toSeconds() + measureS + Crossover.OVERHEAD_S;
-            out.printf(Locale.ROOT, "bench: preset %s, invocation %d: %d runs (%d pools x %d layers x %d rounds), oha open loop at %d req/s over %d connections,"
-                            + " %d s windows after settling warm-up slices of %d s and %d s idle, about %d minutes -> %s%n",
-                    NAME, invocation, total, pools.size(), layers.size(), rounds, rate, connections, measureS, slice.toSeconds(), idle.toSeconds(),
-                    (total * perRun + 59) / 60, dir);
-            Provenance.collect(commandLine, dir, Map.of("oha", ClientBinary.version(Client.OHA, oha)),
-                    Map.of("server", Provenance.ALL_CPUS, "client", Provenance.ALL_CPUS)).write(dir, invocation);
-            Progress progress = new Progress(total, out);
-            int done = 0;
-            for (int round = 1; round <= rounds; round++) {
-                for (PoolKind pool : pools) {
-                    for (Layer layer : layers) {
-                        Files.writeString(log, "=== " + layer.label + " " + pool + " invocation " + invocation + " round " + round + "\n", StandardOpenOption.APPEND);
-                        Path recording = jfr ? dir.resolve(RECORDINGS).resolve(invocation + "-" + round + "-" + layer.label + "-" + pool.toString().replace(':', '_') + ".jfr") : null;
-                        Row row = one(invocation, layer, pool, round, twin, heap, oha, new FixedLoad.Load(rate, connections, slice, idle, measureS, timeoutS), clientLimit, cores, log, recording);
-                        Files.writeString(csv, FloorReport.csvLine(row), StandardOpenOption.APPEND);
-                        done++;
-                        out.printf(Locale.ROOT, "[%d/%d] %s %s round %d: %s%n", done, total, layer.label, pool, round, row.failed() ? "FAILED: " + row.failure()
-                                : String.format(Locale.ROOT, "%.4f ms CPU per answer (%.4f less idle), %s%s", row.cpuMsPerRequest(), row.netCpuMsPerRequest(),
-                                row.decides() ? "decides" : "does not decide", progress.eta(done)));
-                    }
-                }
+        List<Cell> cells = new ArrayList<>();
+        for (PoolKind pool : o.pools()) for (Layer layer : o.layers()) cells.add(new Cell(layer, pool));
+        long perRun = (FixedLoad.MIN_SLICES + 1) * o.slice().toSeconds() + idle.toSeconds() + o.measureS() + Crossover.OVERHEAD_S;
+        String intro = String.format(Locale.ROOT, "%d pools x %d layers, oha open loop at %d req/s over %d connections, %d s windows after settling"
+                        + " warm-up slices of %d s and %d s idle, about %d minutes", o.pools().size(), o.layers().size(), o.rate(), o.connections(), o.measureS(),
+                o.slice().toSeconds(), idle.toSeconds(), (cells.size() * o.rounds() * perRun + 59) / 60);
+        Runner.Plan<Row> plan = new Runner.Plan<>("preset " + NAME, dir, CSV, Row.COLUMNS, FloorReport::csvLine, 1, o.rounds(),
+                Map.of("oha", ClientBinary.version(Client.OHA, oha)), Map.of("server", Provenance.ALL_CPUS, "client", Provenance.ALL_CPUS), commandLine, intro);
+        new Runner<>(plan, new Runner.Experiment<Cell, Row>() {
+            @Override
+            public List<Cell> cells() {
+                return cells;
             }
-            return FloorReport.rerender(dir, commandLine, out);
-        } catch (IOException e) {
-            throw new StartupFailure("bench: " + e.getMessage());
-        }
+
+            @Override
+            public String describe(Cell cell) {
+                return cell.layer().label + " " + cell.pool();
+            }
+
+            @Override
+            public Row measure(Cell cell, Runner.Trial t) throws IOException, InterruptedException {
+                Path recording = o.jfr() ? dir.resolve(RECORDINGS).resolve(t.invocation() + "-" + t.round() + "-" + cell.layer().label + "-"
+                        + cell.pool().toString().replace(':', '_') + ".jfr") : null;
+                return one(t, cell, o.common().twin(), o.common().heap(), oha, load, o.clientLimit(), cores, recording);
+            }
+
+            @Override
+            public Row failed(Cell cell, Runner.Trial t, String why) {
+                return new Row(t.invocation(), cell.layer(), cell.pool(), t.round(), t.start(), Instant.now(), t.load1(), FixedLoad.Window.none(o.rate()), why);
+            }
+
+            @Override
+            public String summary(Row row) {
+                return row.failed() ? "FAILED: " + row.failure() : String.format(Locale.ROOT, "%.4f ms CPU per answer (%.4f less idle), %s",
+                        row.cpuMsPerRequest(), row.netCpuMsPerRequest(), row.decides() ? "decides" : "does not decide");
+            }
+        }, out).run();
+        return FloorReport.rerender(dir, commandLine, out);
+    }
+
+    /** One run's what: a layer on a pool. */
+    record Cell(Layer layer, PoolKind pool) {
     }
 
     /** With {@code jfr}, the servers keep the debug information a recording needs to charge samples precisely. */
@@ -210,17 +205,14 @@ public final class Floor {
         };
     }
 
-    private static Row one(int invocation, Layer layer, PoolKind pool, int round, String twin, String heap, Path oha, FixedLoad.Load load, int clientLimit,
-                           int cores, Path log, Path recording) throws IOException {
-        int rate = load.rate();
-        Instant start = Instant.now();
-        double load1 = FixedLoad.load1();
+    private static Row one(Runner.Trial t, Cell cell, String twin, String heap, Path oha, FixedLoad.Load load, int clientLimit, int cores, Path recording)
+            throws IOException, InterruptedException {
         ServerProcess server = null;
         try {
             for (int attempt = 1; ; attempt++) {
-                server = start(layer, pool, twin, heap, log, recording != null);
+                server = start(cell.layer(), cell.pool(), twin, heap, t.log(), recording != null);
                 try {
-                    if (layer == Layer.LOOMYLIN || layer == Layer.LOOMYLIN_CACHE) server.awaitPool(pool.toString(), twin);
+                    if (cell.layer() == Layer.LOOMYLIN || cell.layer() == Layer.LOOMYLIN_CACHE) server.awaitPool(cell.pool().toString(), twin);
                     else server.awaitReady("/");
                     break;
                 } catch (StartupFailure e) {
@@ -229,18 +221,9 @@ public final class Floor {
                 }
             }
             FixedLoad.Window w = FixedLoad.measure(server, server.uri(LOOMYLIN_ENDPOINT), oha, load, cores, clientLimit, recording);
-            return new Row(invocation, layer, pool, round, start, Instant.now(), load1, w, "");
-        } catch (StartupFailure | IllegalArgumentException e) {
-            return failedRow(invocation, layer, pool, round, start, load1, rate, String.valueOf(e.getMessage()));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new StartupFailure("bench: interrupted");
+            return new Row(t.invocation(), cell.layer(), cell.pool(), t.round(), t.start(), Instant.now(), t.load1(), w, "");
         } finally {
             if (server != null) server.close();
         }
-    }
-
-    static Row failedRow(int invocation, Layer layer, PoolKind pool, int round, Instant start, double load1, int rate, String failure) {
-        return new Row(invocation, layer, pool, round, start, Instant.now(), load1, FixedLoad.Window.none(rate), failure.isEmpty() ? "failed" : failure);
     }
 }

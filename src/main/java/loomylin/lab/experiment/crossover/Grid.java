@@ -81,7 +81,7 @@ public final class Grid {
 
     public static final double MAX_CPU_MS = 20;
 
-    /** The default cells, by the question each answers (methodology.md). */
+    /** The default cells, by the question each answers (docs/methodology/crossover.md). */
     public static final List<Cell> CELLS = List.of(Cell.parse("cpu1"), Cell.parse("sleep5+cpu0.25"), Cell.parse("sleep50+cpu0.25"),
             Cell.parse("call20+cpu0.25"));
 
