@@ -37,6 +37,7 @@ class ArchitectureTest {
             Map.entry("loomylin.server.launch", 4),
             Map.entry("loomylin.server.java", 5),
             Map.entry("loomylin.server.kotlin", 5),
+            Map.entry("loomylin.server.agent", 6),
             Map.entry("loomylin.lab.clients", 5),
             Map.entry("loomylin.lab.engine.process", 6),
             Map.entry("loomylin.lab.engine.measure", 6),

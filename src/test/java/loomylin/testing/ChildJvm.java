@@ -56,14 +56,32 @@ public final class ChildJvm implements AutoCloseable {
         return new Launch(all);
     }
 
-    /** What to start: arguments, environment variables, an open-files limit. */
+    /**
+     * A child running {@code java ARGS} as a user types it, without the test class path or {@code loomylin.Main}:
+     * for example {@code -javaagent:target/loomylin.jar=pool=loom -jar their-app.jar}.
+     */
+    public static Launch command(String... args) {
+        Launch launch = new Launch(List.of(args));
+        launch.main = false;
+        return launch;
+    }
+
+    /** What to start: arguments, environment variables, an open-files limit, the java. */
     public static final class Launch {
         private final List<String> args;
         private final Map<String, String> env = new LinkedHashMap<>();
         private Integer openFiles;
+        private boolean main = true;
+        private String java;
 
         private Launch(List<String> args) {
             this.args = args;
+        }
+
+        /** Another {@code java} executable than this test's, for example a JDK 21's. */
+        public Launch java(String executable) {
+            java = executable;
+            return this;
         }
 
         public Launch env(String name, String value) {
@@ -79,12 +97,12 @@ public final class ChildJvm implements AutoCloseable {
 
         /** Starts the child and returns at once. */
         public ChildJvm start() throws IOException {
-            UnitRunGuard.refuse("a child JVM (loomylin.Main " + String.join(" ", args) + ")");
+            UnitRunGuard.refuse("a child JVM (" + (main ? "loomylin.Main " : "java ") + String.join(" ", args) + ")");
             Path log = Files.createTempFile("loomylin-child-", ".log");
             List<String> command = new ArrayList<>();
             if (openFiles != null) command.addAll(List.of("bash", "-c", "ulimit -n " + openFiles + " && exec \"$@\"", "bash"));
-            command.addAll(List.of(java(), "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
-                    "-cp", classPath(), "loomylin.Main"));
+            command.addAll(List.of(java != null ? java : ChildJvm.java(), "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto"));
+            if (main) command.addAll(List.of("-cp", classPath(), "loomylin.Main"));
             command.addAll(args);
             ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
             pb.environment().keySet().removeIf(k -> k.startsWith("LOOMYLIN_"));
@@ -111,8 +129,8 @@ public final class ChildJvm implements AutoCloseable {
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     }
 
-    /** Surefire puts the real class path here when java.class.path is only its booter jar. */
-    private static String classPath() {
+    /** The test class path: surefire puts the real one here when java.class.path is only its booter jar. */
+    public static String classPath() {
         String cp = System.getProperty("surefire.test.class.path");
         return cp != null && !cp.isBlank() ? cp : System.getProperty("java.class.path");
     }

@@ -17,6 +17,7 @@ import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 import loomylin.server.db.DbFigures;
 import loomylin.server.db.DbPool;
@@ -42,8 +43,13 @@ final class Metrics {
     private final PrometheusTextFormatWriter writer = PrometheusTextFormatWriter.create();
 
     Metrics(List<Watched> servers, ThreadOwners owners, VirtualThreadScheduler scheduler, PinnedThreads pins) {
+        this(() -> servers, owners, scheduler, pins);
+    }
+
+    /** Servers read at every scrape: the agent's come as the application builds them. */
+    Metrics(Supplier<List<Watched>> servers, ThreadOwners owners, VirtualThreadScheduler scheduler, PinnedThreads pins) {
         JvmMetrics.builder().register(registry);
-        registry.register((MultiCollector) () -> collect(servers, owners, scheduler, pins));
+        registry.register((MultiCollector) () -> collect(servers.get(), owners, scheduler, pins));
     }
 
     String scrape() {
@@ -68,6 +74,7 @@ final class Metrics {
         CounterSnapshot.Builder started = CounterSnapshot.builder().name("loomylin_pool_virtual_threads_started")
                 .help("Virtual threads the server's pool started (pools that count them)");
         boolean anyStarted = false;
+        boolean anyCounts = false;
         double[] bounds = new double[RequestCounts.BUCKETS_SECONDS.length + 1];
         System.arraycopy(RequestCounts.BUCKETS_SECONDS, 0, bounds, 0, RequestCounts.BUCKETS_SECONDS.length);
         bounds[bounds.length - 1] = Double.POSITIVE_INFINITY;
@@ -119,14 +126,17 @@ final class Metrics {
             Labels port = Labels.of("port", String.valueOf(w.port()), "pool", w.pool());
             info.dataPoint(InfoSnapshot.InfoDataPointSnapshot.builder().labels(port).build());
             RequestCounts counts = w.counts();
-            long[] answers = counts.answers();
-            for (int i = 0; i < answers.length; i++) {
-                requests.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder()
-                        .labels(port.add("status", RequestCounts.CLASSES[i])).value(answers[i]).build());
+            if (counts != null) { // a server Loomylin built; the agent's servers are the application's, without its handler chain
+                anyCounts = true;
+                long[] answers = counts.answers();
+                for (int i = 0; i < answers.length; i++) {
+                    requests.dataPoint(CounterSnapshot.CounterDataPointSnapshot.builder()
+                            .labels(port.add("status", RequestCounts.CLASSES[i])).value(answers[i]).build());
+                }
+                latency.dataPoint(HistogramSnapshot.HistogramDataPointSnapshot.builder().labels(port)
+                        .classicHistogramBuckets(ClassicHistogramBuckets.of(bounds, counts.latencyBuckets()))
+                        .sum(counts.latencySecondsTotal()).build());
             }
-            latency.dataPoint(HistogramSnapshot.HistogramDataPointSnapshot.builder().labels(port)
-                    .classicHistogramBuckets(ClassicHistogramBuckets.of(bounds, counts.latencyBuckets()))
-                    .sum(counts.latencySecondsTotal()).build());
             PoolFigures pool = w.poolFigures();
             for (Map.Entry<String, Integer> state : List.of(Map.entry("busy", pool.busy()), Map.entry("idle", pool.idle()),
                     Map.entry("leased", pool.leased()), Map.entry("platform", pool.platformThreads()))) {
@@ -189,9 +199,14 @@ final class Metrics {
                         .classicHistogramBuckets(ClassicHistogramBuckets.of(bounds, a.waitBuckets())).sum(a.waitSecondsTotal()).build());
             }
         }
-        all.metricSnapshot(info.build()).metricSnapshot(requests.build()).metricSnapshot(latency.build()).metricSnapshot(threads.build());
-        all.metricSnapshot(perServer("loomylin_requests_in_flight", "Requests the server's handlers hold now", servers, w -> w.counts().inFlight()));
-        all.metricSnapshot(perServer("loomylin_requests_in_flight_max", "Most requests in flight at once since start", servers, w -> w.counts().maxInFlight()));
+        all.metricSnapshot(info.build());
+        if (anyCounts) all.metricSnapshot(requests.build()).metricSnapshot(latency.build());
+        all.metricSnapshot(threads.build());
+        if (anyCounts) {
+            List<Watched> counted = servers.stream().filter(w -> w.counts() != null).toList();
+            all.metricSnapshot(perServer("loomylin_requests_in_flight", "Requests the server's handlers hold now", counted, w -> w.counts().inFlight()));
+            all.metricSnapshot(perServer("loomylin_requests_in_flight_max", "Most requests in flight at once since start", counted, w -> w.counts().maxInFlight()));
+        }
         all.metricSnapshot(perServer("loomylin_pool_queued_tasks", "Tasks (requests) waiting in the pool's queue for a thread", servers, w -> w.poolFigures().queued()));
         if (anyStarted) all.metricSnapshot(started.build());
         if (anyLimit) all.metricSnapshot(limit.build());

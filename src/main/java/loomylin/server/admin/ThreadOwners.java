@@ -4,6 +4,7 @@ import java.lang.management.ManagementFactory;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import loomylin.server.proc.ProcReader;
 import loomylin.server.proc.ProcStatus;
 import org.eclipse.jetty.util.thread.ThreadPool;
@@ -15,12 +16,17 @@ import org.eclipse.jetty.util.thread.ThreadPool;
  * clients). The total comes from {@code /proc/self/status} where there is one.
  */
 final class ThreadOwners {
-    private final List<Watched> servers;
+    private final Supplier<List<Watched>> servers;
     private final ThreadPool backend;
     private final ThreadPool admin;
     private final VirtualThreadScheduler scheduler;
 
     ThreadOwners(List<Watched> servers, ThreadPool backend, ThreadPool admin, VirtualThreadScheduler scheduler) {
+        this(() -> servers, backend, admin, scheduler);
+    }
+
+    /** Servers read at every count; {@code backend} and {@code admin} null where there is none (the agent's admin port is the JDK's). */
+    ThreadOwners(Supplier<List<Watched>> servers, ThreadPool backend, ThreadPool admin, VirtualThreadScheduler scheduler) {
         this.servers = servers;
         this.backend = backend;
         this.admin = admin;
@@ -32,7 +38,7 @@ final class ThreadOwners {
         Map<String, Integer> owners = new LinkedHashMap<>();
         int total = osThreads();
         int owned = 0;
-        for (Watched w : servers) {
+        for (Watched w : servers.get()) {
             int n = w.poolFigures().platformThreads();
             owners.put("port " + w.port(), n);
             owned += n;
@@ -41,8 +47,10 @@ final class ThreadOwners {
             owners.put("backend", backend.getThreads());
             owned += backend.getThreads();
         }
-        owners.put("admin", admin.getThreads());
-        owned += admin.getThreads();
+        if (admin != null) {
+            owners.put("admin", admin.getThreads());
+            owned += admin.getThreads();
+        }
         int carriers = Math.max(0, scheduler.read().carriers());
         owners.put("carriers", carriers);
         owned += carriers;

@@ -7,7 +7,7 @@ import org.eclipse.jetty.server.ServerConnector;
 /**
  * The door into this package, which holds everything of Loomylin's that leans on Jetty's unexported
  * internals or copies a private method of Jetty's (the one other public class, {@link TaskPermits}, reads a
- * capped VirtualThreadPool's permits). What is behind it was read against the Jetty version
+ * capped VirtualThreadPool's permits; {@link JettyServerHook}, the agent's, advises Server's constructors). What is behind it was read against the Jetty version
  * {@link #CHECKED_JETTY_VERSION}; {@code JettyInternalsTest} fails when the class path carries another one.
  */
 public final class Connectors {
@@ -18,7 +18,8 @@ public final class Connectors {
     public static final String FILES_TO_RECHECK = "loomylin/server/jetty/internal/FileLimitConnector.java (ServerConnector.accepted), "
             + "loomylin/server/jetty/internal/PatientHttpConnectionFactory.java (HttpConnectionFactory.newConnection, internal.HttpConnection: its parser, "
             + "getMessagesIn counted at headerComplete, onFillable), "
-            + "loomylin/server/jetty/internal/TaskPermits.java (VirtualThreadPool.doStart, execute: the Semaphore bean)";
+            + "loomylin/server/jetty/internal/TaskPermits.java (VirtualThreadPool.doStart, execute: the Semaphore bean), "
+            + "loomylin/server/jetty/internal/JettyServerHook.java (Server's constructors: which one the others end in, how it keeps its pool)";
 
     private Connectors() {
     }

@@ -2,6 +2,7 @@ package loomylin.server.jetty.internal;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -37,6 +38,21 @@ class JettyInternalsTest {
         assertEquals(Connectors.CHECKED_JETTY_VERSION, Jetty.VERSION,
                 "Jetty is now " + Jetty.VERSION + ", but loomylin.server.jetty.internal was checked against " + Connectors.CHECKED_JETTY_VERSION
                         + ": re-read " + Connectors.FILES_TO_RECHECK + " against the new Jetty sources, then update Connectors.CHECKED_JETTY_VERSION");
+    }
+
+    /**
+     * The agent's advice ({@link JettyServerHook}) takes this Jetty and no other: 12.1.x, whose {@code Server} has the
+     * constructor every other ends in. {@code AgentTest} proves on real applications that the pool put there is the one
+     * that runs.
+     */
+    @Test
+    void theAgentServesThisJettyAndNoOther() throws Exception {
+        assertTrue(JettyServerHook.supports(Jetty.VERSION), Jetty.VERSION);
+        assertEquals(Jetty.VERSION, JettyServerHook.version(Server.class));
+        for (String other : new String[] {"12.0.16", "11.0.24", "12.10.0", "12.1", ""}) assertFalse(JettyServerHook.supports(other), other);
+        assertFalse(JettyServerHook.supports(null));
+        Server.class.getConstructor(org.eclipse.jetty.util.thread.ThreadPool.class, org.eclipse.jetty.util.thread.Scheduler.class,
+                org.eclipse.jetty.io.ByteBufferPool.class);
     }
 
     /**
