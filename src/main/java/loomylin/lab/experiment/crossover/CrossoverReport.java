@@ -54,7 +54,7 @@ public final class CrossoverReport {
         if (!Files.exists(csv)) throw new UsageError("--rerender: no " + Crossover.CSV + " in " + dir);
         List<Row> rows;
         try {
-            rows = Invocations.rows(csv).stream().map(Row::fromCsv).toList();
+            rows = Row.TABLE.read(csv);
         } catch (IOException e) {
             throw new StartupFailure("bench: " + e.getMessage());
         } catch (RuntimeException e) {

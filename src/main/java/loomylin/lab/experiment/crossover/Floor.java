@@ -1,6 +1,8 @@
 package loomylin.lab.experiment.crossover;
 
 import loomylin.lab.engine.run.Shapes;
+import loomylin.lab.engine.result.Column;
+import loomylin.lab.engine.result.Table;
 import loomylin.lab.engine.run.FixedLoad;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -93,7 +95,22 @@ public final class Floor {
     /** One run: what it asked and what it measured; {@code failure} non-empty when it measured nothing. */
     public record Row(int invocation, Layer layer, PoolKind pool, int round, Instant start, Instant end, double load1, FixedLoad.Window w,
                       String failure) {
-        public static final List<String> COLUMNS = FixedLoad.columns(List.of(Invocations.COLUMN, "layer", "pool", "round", "start", "end", "load1"));
+        private static final Column<Row, Integer> INVOCATION = Column.integer(Invocations.COLUMN, Row::invocation);
+        private static final Column<Row, Layer> LAYER = new Column<>("layer", Row::layer, l -> l.label, Layer::parse, null);
+        private static final Column<Row, PoolKind> POOL = new Column<>("pool", Row::pool, PoolKind::toString, PoolKind::parse, null);
+        private static final Column<Row, Integer> ROUND = Column.integer("round", Row::round);
+        private static final Column<Row, Instant> START = new Column<>("start", Row::start, Instant::toString, Instant::parse, null);
+        private static final Column<Row, Instant> END = new Column<>("end", Row::end, Instant::toString, Instant::parse, null);
+        private static final Column<Row, Double> LOAD1 = Column.fixed("load1", 2, Row::load1);
+        private static final Column<Row, String> FAILURE = Column.quoted("failure", Row::failure);
+        /** floor.csv: the run, its window, its failure. */
+        public static final Table<Row> TABLE = new Table<>(java.util.stream.Stream.of(List.of(INVOCATION, LAYER, POOL, ROUND, START, END, LOAD1),
+                Column.of(FixedLoad.Window.COLUMNS, Row::w), List.of(FAILURE)).<Column<Row, ?>>flatMap(List::stream).toList(), Row::read);
+
+        private static Row read(Table.Fields f) {
+            return new Row(f.get(INVOCATION), f.get(LAYER), f.get(POOL), f.get(ROUND), f.get(START), f.get(END), f.get(LOAD1), FixedLoad.Window.read(f),
+                    f.get(FAILURE));
+        }
 
         public boolean failed() {
             return !failure.isEmpty();
@@ -163,7 +180,7 @@ public final class Floor {
         try {
             Files.createDirectories(dir);
             Path csv = dir.resolve(CSV);
-            int invocation = Invocations.next(csv, String.join(",", Row.COLUMNS));
+            int invocation = Invocations.next(csv, Row.TABLE.header());
             Path log = dir.resolve("servers.log");
             if (!Files.exists(log)) Files.writeString(log, "");
             long perRun = (FixedLoad.MIN_SLICES + 1) * slice.toSeconds() + idle.toSeconds() + measureS + Crossover.OVERHEAD_S;
@@ -181,7 +198,7 @@ public final class Floor {
                         Files.writeString(log, "=== " + layer.label + " " + pool + " invocation " + invocation + " round " + round + "\n", StandardOpenOption.APPEND);
                         Path recording = jfr ? dir.resolve(RECORDINGS).resolve(invocation + "-" + round + "-" + layer.label + "-" + pool.toString().replace(':', '_') + ".jfr") : null;
                         Row row = one(invocation, layer, pool, round, twin, heap, oha, new FixedLoad.Load(rate, connections, slice, idle, measureS, timeoutS), clientLimit, cores, log, recording);
-                        Files.writeString(csv, FloorReport.csvLine(row), StandardOpenOption.APPEND);
+                        Files.writeString(csv, Row.TABLE.line(row) + "\n", StandardOpenOption.APPEND);
                         done++;
                         out.printf(Locale.ROOT, "[%d/%d] %s %s round %d: %s%n", done, total, layer.label, pool, round, row.failed() ? "FAILED: " + row.failure()
                                 : String.format(Locale.ROOT, "%.4f ms CPU per answer (%.4f less idle), %s%s", row.cpuMsPerRequest(), row.netCpuMsPerRequest(),
