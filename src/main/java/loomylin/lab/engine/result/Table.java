@@ -26,6 +26,13 @@ public record Table<R>(List<Column<R, ?>> columns, Function<Fields, R> reader) {
         if (names.stream().distinct().count() != names.size()) throw new IllegalArgumentException("a column is declared twice: " + names);
     }
 
+    /** A table that is written and never read back: no report or re-render reads its file again. */
+    public static <R> Table<R> written(List<Column<R, ?>> columns) {
+        return new Table<>(columns, f -> {
+            throw new UnsupportedOperationException("this CSV is written, not read back: " + columns.getFirst().name() + ",...");
+        });
+    }
+
     private List<String> names() {
         return columns.stream().map(Column::name).toList();
     }

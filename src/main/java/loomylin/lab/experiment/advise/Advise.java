@@ -72,9 +72,7 @@ public final class Advise {
             columns.add(c == RunResult.POOL ? Column.text("pool", r -> r.pool().toString()) : c == RunResult.ENDPOINT ? Column.text("endpoint", r -> endpoint.toString())
                     : c == RunResult.INVOCATION ? Column.integer("invocation", AdvisePage.Run::invocation) : c.of(AdvisePage.Run::result));
         columns.add(Column.quoted("failure", AdvisePage.Run::failure));
-        return new Table<>(columns, f -> {
-            throw new UnsupportedOperationException("advise.csv is written, not read back");
-        });
+        return Table.written(columns);
     }
 
     /** The most warm-up slices before a window: at a few hundred requests a second the JIT needs about 30 s, and 12 slices of 5 s leave it twice that. */
