@@ -187,12 +187,4 @@ public final class FixedLoad {
         return ProcReader.SYSTEM.stat(server.pid()).map(ProcStat::cpuTicks)
                 .orElseThrow(() -> new StartupFailure("server exited during the run: " + server.outputTail())) / ProcStat.TICKS_PER_SECOND;
     }
-
-    public static String fixed(double v, int decimals) {
-        return Double.isNaN(v) ? "" : String.format(Locale.ROOT, "%." + decimals + "f", v);
-    }
-
-    public static double number(String s) {
-        return s == null || s.isEmpty() ? Double.NaN : Double.parseDouble(s);
-    }
 }

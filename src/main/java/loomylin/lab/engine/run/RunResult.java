@@ -84,30 +84,12 @@ public record RunResult(RunSpec spec, String twin, long requests, long responses
         }
     }
 
-    /** A run without a recorded warm-up or Little's-law rates: hey, or read from before they were recorded. */
-    public RunResult(RunSpec spec, String twin, long requests, long responses, long ok, long errors, double durationS, double rps,
-                     double warmupRps, Measured.Latency latency, double cpuS, long idleRssKb, long peakRssKb, long peakVszKb, int peakThreads,
-                     double clientCpuS, double clientCpuPct, double serverCpuPct, boolean clientLimited, double stealPct, int invocation,
-                     double backendCpuS, When when) {
-        this(spec, twin, requests, responses, ok, errors, durationS, rps, warmupRps, latency, cpuS, idleRssKb, peakRssKb, peakVszKb, peakThreads,
-                clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, invocation, backendCpuS, when, Settle.NONE);
-    }
-
-    /** A run whose time is not (yet) recorded. */
-    public RunResult(RunSpec spec, String twin, long requests, long responses, long ok, long errors, double durationS, double rps,
-                     double warmupRps, Measured.Latency latency, double cpuS, long idleRssKb, long peakRssKb, long peakVszKb, int peakThreads,
-                     double clientCpuS, double clientCpuPct, double serverCpuPct, boolean clientLimited, double stealPct, int invocation,
-                     double backendCpuS) {
-        this(spec, twin, requests, responses, ok, errors, durationS, rps, warmupRps, latency, cpuS, idleRssKb, peakRssKb, peakVszKb, peakThreads,
-                clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, invocation, backendCpuS, When.UNKNOWN);
-    }
-
-    /** A run of the bench's first (or only) invocation, without a backend's CPU. */
+    /** A run of the bench's first (or only) invocation, without a backend's CPU, its time, or a warm-up's end: the withers below add them. */
     public RunResult(RunSpec spec, String twin, long requests, long responses, long ok, long errors, double durationS, double rps,
                      double warmupRps, Measured.Latency latency, double cpuS, long idleRssKb, long peakRssKb, long peakVszKb, int peakThreads,
                      double clientCpuS, double clientCpuPct, double serverCpuPct, boolean clientLimited, double stealPct) {
         this(spec, twin, requests, responses, ok, errors, durationS, rps, warmupRps, latency, cpuS, idleRssKb, peakRssKb, peakVszKb, peakThreads,
-                clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, 1, Double.NaN);
+                clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, 1, Double.NaN, When.UNKNOWN, Settle.NONE);
     }
 
     /** The same run, made in invocation {@code n} of the plan (--invocations). */
