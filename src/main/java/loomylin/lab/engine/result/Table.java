@@ -22,8 +22,8 @@ public record Table<R>(List<Column<R, ?>> columns, Function<Fields, R> reader) {
 
     public Table {
         columns = List.copyOf(columns);
-        List<String> names = columns.stream().map(Column::name).toList();
-        if (names.stream().distinct().count() != names.size()) throw new IllegalArgumentException("a column is declared twice: " + names);
+        if (columns.stream().map(Column::name).distinct().count() != columns.size())
+            throw new IllegalArgumentException("a column is declared twice: " + columns.stream().map(Column::name).toList());
     }
 
     /** A table that is written and never read back: no report or re-render reads its file again. */
@@ -33,18 +33,14 @@ public record Table<R>(List<Column<R, ?>> columns, Function<Fields, R> reader) {
         });
     }
 
-    private List<String> names() {
-        return columns.stream().map(Column::name).toList();
-    }
-
     /** The columns' names, in order. */
     public List<String> columnNames() {
-        return names();
+        return columns.stream().map(Column::name).toList();
     }
 
     /** The header line, without its newline. */
     public String header() {
-        return String.join(",", names());
+        return String.join(",", columnNames());
     }
 
     /** {@code row}'s line, without its newline. */
@@ -73,11 +69,6 @@ public record Table<R>(List<Column<R, ?>> columns, Function<Fields, R> reader) {
     public record Fields(Map<String, String> byName) {
         public <T> T get(Column<?, T> column) {
             return column.parse(byName.get(column.name()));
-        }
-
-        /** Whether the file has the column at all (older files lack the newer ones). */
-        public boolean has(Column<?, ?> column) {
-            return byName.containsKey(column.name());
         }
     }
 }
