@@ -41,6 +41,7 @@ class ArchitectureTest {
             Map.entry("loomylin.lab.clients", 5),
             Map.entry("loomylin.lab.engine.process", 6),
             Map.entry("loomylin.lab.engine.measure", 6),
+            Map.entry("loomylin.lab.engine.result", 6),
             Map.entry("loomylin.lab.engine.load", 7),
             Map.entry("loomylin.lab.engine.run", 8),
             Map.entry("loomylin.lab.engine.output", 9),

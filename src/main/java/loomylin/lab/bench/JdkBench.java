@@ -172,7 +172,7 @@ public final class JdkBench {
 
     private static List<RunResult> read(Path csv) throws IOException {
         if (!Files.isRegularFile(csv)) return List.of();
-        return loomylin.server.cli.Csv.parse(Files.readString(csv)).stream().filter(f -> !f.getOrDefault("rps", "").isEmpty()).map(RunResult::fromCsv).toList();
+        return RunResult.TABLE.read(csv).stream().filter(r -> !Double.isNaN(r.rps())).toList();
     }
 
     /**

@@ -11,10 +11,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.Function;
 import loomylin.lab.engine.output.Invocations;
 import loomylin.lab.engine.output.Progress;
 import loomylin.lab.engine.output.Provenance;
+import loomylin.lab.engine.result.Table;
 import loomylin.lab.engine.run.FixedLoad;
 import loomylin.server.cli.StartupFailure;
 
@@ -57,15 +57,15 @@ public final class Runner<C, R> {
     }
 
     /**
-     * Where and how often: the directory and the CSV in it, the CSV's header and how a row is written, the
+     * Where and how often: the directory and the CSV in it, the CSV's columns ({@link Table}: declared once), the
      * invocations and rounds, what the provenance names (the load generators' versions and CPU sets), the command
      * line as typed, and a sentence for the first progress line ("12 runs of 30 s, about 9 minutes").
      */
-    public record Plan<R>(String name, Path dir, String csv, List<String> columns, Function<R, String> csvLine, int invocations, int rounds,
+    public record Plan<R>(String name, Path dir, String csv, Table<R> table, int invocations, int rounds,
                           Map<String, String> tools, Map<String, String> cpuSets, String commandLine, String intro) {
         public Plan {
             if (invocations < 1 || rounds < 1) throw new IllegalArgumentException("a plan needs at least one invocation and one round");
-            if (columns.isEmpty() || !columns.getFirst().equals(Invocations.COLUMN))
+            if (!table.columnNames().getFirst().equals(Invocations.COLUMN))
                 throw new IllegalArgumentException("a plan's CSV starts with the " + Invocations.COLUMN + " column");
         }
     }
@@ -97,14 +97,14 @@ public final class Runner<C, R> {
             Files.createDirectories(dir);
             if (!Files.exists(log)) Files.writeString(log, "");
             for (int i = 1; i <= plan.invocations(); i++) {
-                int invocation = Invocations.next(csv, String.join(",", plan.columns()));
+                int invocation = Invocations.next(csv, plan.table().header());
                 out.printf(Locale.ROOT, "bench: %s, invocation %d: %d runs (%d cells x %d rounds)%s -> %s%n", plan.name(), invocation, perInvocation,
                         cells.size(), plan.rounds(), plan.intro().isEmpty() ? "" : ", " + plan.intro(), dir);
                 Provenance.collect(plan.commandLine(), dir, plan.tools(), plan.cpuSets()).write(dir, invocation);
                 for (int round = 1; round <= plan.rounds(); round++) {
                     for (C cell : cells) {
                         R row = one(cell, new Trial(invocation, round, Instant.now(), FixedLoad.load1(), log));
-                        Files.writeString(csv, plan.csvLine().apply(row), StandardCharsets.UTF_8, StandardOpenOption.APPEND);
+                        Files.writeString(csv, plan.table().line(row) + "\n", StandardCharsets.UTF_8, StandardOpenOption.APPEND);
                         rows.add(row);
                         out.printf(Locale.ROOT, "[%d/%d] %s round %d: %s%s%n", rows.size(), progress.total(), experiment.describe(cell), round,
                                 experiment.summary(row), progress.eta(rows.size()));

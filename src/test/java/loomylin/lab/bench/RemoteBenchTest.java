@@ -68,13 +68,13 @@ class RemoteBenchTest {
 
     private static List<String[]> rows(Path dir) throws IOException {
         List<String> lines = Files.readAllLines(dir.resolve("results.csv"));
-        assertEquals(String.join(",", RunResult.COLUMNS), lines.get(0));
+        assertEquals(RunResult.TABLE.header(), lines.get(0));
         return lines.subList(1, lines.size()).stream().map(l -> l.split(",", -1)).toList();
     }
 
     /** One field of a results.csv row, by its column's name. */
     private static String col(String[] row, String column) {
-        int i = RunResult.COLUMNS.indexOf(column);
+        int i = RunResult.TABLE.columnNames().indexOf(column);
         assertTrue(i >= 0, "no column " + column);
         return row[i];
     }

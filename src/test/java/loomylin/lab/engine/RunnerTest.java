@@ -13,6 +13,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import loomylin.lab.engine.output.Invocations;
+import loomylin.lab.engine.result.Column;
+import loomylin.lab.engine.result.Table;
 import loomylin.server.cli.StartupFailure;
 import loomylin.server.cli.UsageError;
 import org.junit.jupiter.api.Test;
@@ -55,12 +57,12 @@ class RunnerTest {
         }
     }
 
-    static Runner.Plan<Row> plan(Path dir, int invocations, List<String> columns) {
-        return new Runner.Plan<>("test", dir, "rows.csv", columns,
-                r -> r.invocation() + "," + r.round() + "," + r.cell() + "," + r.failure() + "\n", invocations, 2, Map.of(), Map.of(), "runner test", "");
+    static Runner.Plan<Row> plan(Path dir, int invocations, Table<Row> table) {
+        return new Runner.Plan<>("test", dir, "rows.csv", table, invocations, 2, Map.of(), Map.of(), "runner test", "");
     }
 
-    static final List<String> COLUMNS = List.of(Invocations.COLUMN, "round", "cell", "failure");
+    static final Table<Row> COLUMNS = Table.written(List.of(Column.integer(Invocations.COLUMN, Row::invocation), Column.integer("round", Row::round),
+            Column.text("cell", Row::cell), Column.text("failure", Row::failure)));
 
     @Test
     void roundsInterleaveFailedRunsBecomeRowsAndInvocationsAddUp(@TempDir Path dir) throws Exception {
@@ -96,7 +98,7 @@ class RunnerTest {
 
     @Test
     void aPlanWithoutTheInvocationColumnIsAProgrammingError(@TempDir Path dir) {
-        assertThrows(IllegalArgumentException.class, () -> plan(dir, 1, List.of("round", "cell")));
+        assertThrows(IllegalArgumentException.class, () -> plan(dir, 1, Table.written(List.of(Column.text("cell", Row::cell)))));
         assertThrows(IllegalArgumentException.class, () -> plan(dir, 0, COLUMNS));
     }
 }

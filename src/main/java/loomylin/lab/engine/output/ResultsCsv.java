@@ -21,12 +21,12 @@ public final class ResultsCsv implements AutoCloseable {
     /** Starts the file afresh: the rows of an earlier bench in the same directory are replaced. */
     public static ResultsCsv create(Path file) throws IOException {
         ResultsCsv csv = new ResultsCsv(Files.newBufferedWriter(file, StandardCharsets.UTF_8));
-        csv.line(String.join(",", RunResult.COLUMNS));
+        csv.line(RunResult.TABLE.header());
         return csv;
     }
 
     public void append(RunResult row) throws IOException {
-        line(String.join(",", row.csvFields()));
+        line(RunResult.TABLE.line(row));
     }
 
     private void line(String text) throws IOException {

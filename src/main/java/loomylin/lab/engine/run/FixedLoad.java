@@ -7,11 +7,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import loomylin.lab.engine.load.OhaRun;
 import loomylin.lab.engine.measure.CodeOwners;
 import loomylin.lab.engine.measure.FlightRecording;
 import loomylin.lab.engine.measure.JvmCpu;
+import loomylin.lab.engine.result.Column;
+import loomylin.lab.engine.result.Table;
 import loomylin.server.cli.StartupFailure;
 import loomylin.server.proc.ProcReader;
 import loomylin.server.proc.ProcStat;
@@ -46,9 +47,30 @@ public final class FixedLoad {
     public record Window(int warmupSlices, boolean settled, double idleCpuMsPerS, int offeredRps, int windowS, double durationS, long answers, long errors,
                          double cpuS, double p50Ms, double p99Ms, double p999Ms, double clientCpuPct, double serverCpuPct, boolean clientLimited,
                          String owners, String topLoomylin, Warmth jit) {
-        public static final List<String> COLUMNS = java.util.stream.Stream.concat(java.util.stream.Stream.of("warmup_slices", "settled", "idle_cpu_ms_per_s", "offered_rps", "window_s", "duration_s", "answers",
-                "errors", "cpu_s", "cpu_ms_per_req", "net_cpu_ms_per_req", "p50_ms", "p99_ms", "p999_ms", "client_cpu_pct", "server_cpu_pct",
-                "client_limited", "rate_met", "decides", "jfr_owners", "jfr_top_loomylin"), Warmth.COLUMNS.stream()).toList();
+        private static final Column<Window, Integer> SLICES = Column.integer("warmup_slices", Window::warmupSlices);
+        private static final Column<Window, Boolean> SETTLED = Column.flag("settled", Window::settled);
+        private static final Column<Window, Double> IDLE = Column.fixed("idle_cpu_ms_per_s", 2, Window::idleCpuMsPerS);
+        private static final Column<Window, Integer> OFFERED = Column.integer("offered_rps", Window::offeredRps);
+        /** Files from before this column held oha -n runs, whose window was their duration rounded. */
+        private static final Column<Window, Integer> WINDOW_S = Column.<Window>integer("window_s", Window::windowS).orElse(null);
+        private static final Column<Window, Double> DURATION = Column.fixed("duration_s", 2, Window::durationS);
+        private static final Column<Window, Long> ANSWERS = Column.whole("answers", Window::answers);
+        private static final Column<Window, Long> ERRORS = Column.whole("errors", Window::errors);
+        private static final Column<Window, Double> CPU_S = Column.fixed("cpu_s", 2, Window::cpuS);
+        private static final Column<Window, Double> P50 = Column.fixed("p50_ms", 2, Window::p50Ms);
+        private static final Column<Window, Double> P99 = Column.fixed("p99_ms", 2, Window::p99Ms);
+        private static final Column<Window, Double> P999 = Column.fixed("p999_ms", 2, Window::p999Ms);
+        private static final Column<Window, Double> CLIENT_PCT = Column.fixed("client_cpu_pct", 1, Window::clientCpuPct);
+        private static final Column<Window, Double> SERVER_PCT = Column.fixed("server_cpu_pct", 1, Window::serverCpuPct);
+        private static final Column<Window, Boolean> CLIENT_LIMITED = Column.flag("client_limited", Window::clientLimited);
+        private static final Column<Window, String> OWNERS = Column.quoted("jfr_owners", Window::owners);
+        private static final Column<Window, String> TOP = Column.quoted("jfr_top_loomylin", Window::topLoomylin);
+        /** A window's columns in every CSV that embeds one, the derived ones (CPU per answer, rate met, decides) among them, then {@link Warmth}'s. */
+        public static final List<Column<Window, ?>> COLUMNS = java.util.stream.Stream.concat(java.util.stream.Stream.of(SLICES, SETTLED, IDLE, OFFERED,
+                WINDOW_S, DURATION, ANSWERS, ERRORS, CPU_S, Column.<Window>fixed("cpu_ms_per_req", 5, Window::cpuMsPerRequest).computed(),
+                Column.<Window>fixed("net_cpu_ms_per_req", 5, Window::netCpuMsPerRequest).computed(), P50, P99, P999, CLIENT_PCT, SERVER_PCT, CLIENT_LIMITED,
+                Column.<Window>flag("rate_met", Window::rateMet).computed(), Column.<Window>flag("decides", Window::decides).computed(), OWNERS, TOP),
+                Column.of(Warmth.COLUMNS, (Window w) -> new Warmth.Of(w.jit, w.answers)).stream()).toList();
 
         /** A run that measured nothing. */
         public static Window none(int offeredRps) {
@@ -88,21 +110,12 @@ public final class FixedLoad {
             return marks;
         }
 
-        public List<String> csv() {
-            List<String> fields = new ArrayList<>(List.of(Integer.toString(warmupSlices), Boolean.toString(settled), fixed(idleCpuMsPerS, 2), Integer.toString(offeredRps),
-                    Integer.toString(windowS), fixed(durationS, 2), Long.toString(answers), Long.toString(errors), fixed(cpuS, 2), fixed(cpuMsPerRequest(), 5),
-                    fixed(netCpuMsPerRequest(), 5), fixed(p50Ms, 2), fixed(p99Ms, 2), fixed(p999Ms, 2), fixed(clientCpuPct, 1), fixed(serverCpuPct, 1),
-                    Boolean.toString(clientLimited), Boolean.toString(rateMet()), Boolean.toString(decides()), quote(owners), quote(topLoomylin)));
-            fields.addAll(jit.csv(answers));
-            return fields;
-        }
-
-        public static Window fromCsv(Map<String, String> f) {
-            return new Window(Integer.parseInt(f.get("warmup_slices")), Boolean.parseBoolean(f.get("settled")), number(f.get("idle_cpu_ms_per_s")),
-                    Integer.parseInt(f.get("offered_rps")), FixedLoad.windowS(f), number(f.get("duration_s")), Long.parseLong(f.get("answers")), Long.parseLong(f.get("errors")),
-                    number(f.get("cpu_s")), number(f.get("p50_ms")), number(f.get("p99_ms")), number(f.get("p999_ms")), number(f.get("client_cpu_pct")),
-                    number(f.get("server_cpu_pct")), Boolean.parseBoolean(f.get("client_limited")), orEmpty(f.get("jfr_owners")),
-                    orEmpty(f.get("jfr_top_loomylin")), Warmth.fromCsv(f, Long.parseLong(f.get("answers")), number(f.get("cpu_s"))));
+        /** A window read back from a row with its {@link #COLUMNS}. */
+        public static Window read(Table.Fields f) {
+            Integer windowS = f.get(WINDOW_S);
+            return new Window(f.get(SLICES), f.get(SETTLED), f.get(IDLE), f.get(OFFERED), windowS != null ? windowS : (int) Math.round(f.get(DURATION)),
+                    f.get(DURATION), f.get(ANSWERS), f.get(ERRORS), f.get(CPU_S), f.get(P50), f.get(P99), f.get(P999), f.get(CLIENT_PCT), f.get(SERVER_PCT),
+                    f.get(CLIENT_LIMITED), f.get(OWNERS), f.get(TOP), Warmth.read(f, f.get(ANSWERS), f.get(CPU_S)));
         }
     }
 
@@ -170,46 +183,8 @@ public final class FixedLoad {
         return 1000 * (cpuS(server) - before) / (idle.toMillis() / 1000.0);
     }
 
-    /** A results CSV's columns: {@code head}, then a {@link Window}'s, then {@code failure}. */
-    public static List<String> columns(List<String> head) {
-        List<String> columns = new ArrayList<>(head);
-        columns.addAll(Window.COLUMNS);
-        columns.add("failure");
-        return List.copyOf(columns);
-    }
-
-    /** A row of such a CSV: {@code head}'s fields, the window's, the failure. */
-    public static String csvLine(List<String> head, Window w, String failure) {
-        List<String> fields = new ArrayList<>(head);
-        fields.addAll(w.csv());
-        fields.add(quote(failure));
-        return String.join(",", fields) + "\n";
-    }
-
     private static double cpuS(ServerProcess server) {
         return ProcReader.SYSTEM.stat(server.pid()).map(ProcStat::cpuTicks)
                 .orElseThrow(() -> new StartupFailure("server exited during the run: " + server.outputTail())) / ProcStat.TICKS_PER_SECOND;
-    }
-
-    public static String fixed(double v, int decimals) {
-        return Double.isNaN(v) ? "" : String.format(Locale.ROOT, "%." + decimals + "f", v);
-    }
-
-    public static double number(String s) {
-        return s == null || s.isEmpty() ? Double.NaN : Double.parseDouble(s);
-    }
-
-    public static String quote(String s) {
-        return s == null || s.isEmpty() ? "" : "\"" + s.replace("\"", "'") + "\"";
-    }
-
-    /** The window's length; results written before it had a column were oha -n runs, whose length is their duration rounded. */
-    public static int windowS(Map<String, String> f) {
-        String w = f.get("window_s");
-        return w != null && !w.isEmpty() ? Integer.parseInt(w) : (int) Math.round(number(f.get("duration_s")));
-    }
-
-    private static String orEmpty(String s) {
-        return s == null ? "" : s;
     }
 }

@@ -2,8 +2,15 @@ package loomylin.lab.engine.run;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import loomylin.lab.engine.measure.Measured;
+import loomylin.lab.engine.result.Column;
+import loomylin.lab.engine.result.Table;
+
+import static loomylin.lab.engine.result.Column.flag;
+import static loomylin.lab.engine.result.Column.integer;
+import static loomylin.lab.engine.result.Column.maybe;
+import static loomylin.lab.engine.result.Column.text;
+import static loomylin.lab.engine.result.Column.whole;
 
 /**
  * One measured run: a row of results.csv.
@@ -77,30 +84,12 @@ public record RunResult(RunSpec spec, String twin, long requests, long responses
         }
     }
 
-    /** A run without a recorded warm-up or Little's-law rates: hey, or read from before they were recorded. */
-    public RunResult(RunSpec spec, String twin, long requests, long responses, long ok, long errors, double durationS, double rps,
-                     double warmupRps, Measured.Latency latency, double cpuS, long idleRssKb, long peakRssKb, long peakVszKb, int peakThreads,
-                     double clientCpuS, double clientCpuPct, double serverCpuPct, boolean clientLimited, double stealPct, int invocation,
-                     double backendCpuS, When when) {
-        this(spec, twin, requests, responses, ok, errors, durationS, rps, warmupRps, latency, cpuS, idleRssKb, peakRssKb, peakVszKb, peakThreads,
-                clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, invocation, backendCpuS, when, Settle.NONE);
-    }
-
-    /** A run whose time is not (yet) recorded. */
-    public RunResult(RunSpec spec, String twin, long requests, long responses, long ok, long errors, double durationS, double rps,
-                     double warmupRps, Measured.Latency latency, double cpuS, long idleRssKb, long peakRssKb, long peakVszKb, int peakThreads,
-                     double clientCpuS, double clientCpuPct, double serverCpuPct, boolean clientLimited, double stealPct, int invocation,
-                     double backendCpuS) {
-        this(spec, twin, requests, responses, ok, errors, durationS, rps, warmupRps, latency, cpuS, idleRssKb, peakRssKb, peakVszKb, peakThreads,
-                clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, invocation, backendCpuS, When.UNKNOWN);
-    }
-
-    /** A run of the bench's first (or only) invocation, without a backend's CPU. */
+    /** A run of the bench's first (or only) invocation, without a backend's CPU, its time, or a warm-up's end: the withers below add them. */
     public RunResult(RunSpec spec, String twin, long requests, long responses, long ok, long errors, double durationS, double rps,
                      double warmupRps, Measured.Latency latency, double cpuS, long idleRssKb, long peakRssKb, long peakVszKb, int peakThreads,
                      double clientCpuS, double clientCpuPct, double serverCpuPct, boolean clientLimited, double stealPct) {
         this(spec, twin, requests, responses, ok, errors, durationS, rps, warmupRps, latency, cpuS, idleRssKb, peakRssKb, peakVszKb, peakThreads,
-                clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, 1, Double.NaN);
+                clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, 1, Double.NaN, When.UNKNOWN, Settle.NONE);
     }
 
     /** The same run, made in invocation {@code n} of the plan (--invocations). */
@@ -126,12 +115,6 @@ public record RunResult(RunSpec spec, String twin, long requests, long responses
         return new RunResult(spec, twin, requests, responses, ok, errors, durationS, rps, warmupRps, latency, cpuS, idleRssKb, peakRssKb, peakVszKb,
                 peakThreads, clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, invocation, backendCpuS, when, figures);
     }
-
-    public static final List<String> COLUMNS = List.of("pool", "endpoint", "concurrency", "mode", "offered_rps", "client", "repeat",
-            "requests", "responses", "ok", "errors", "rps", "warmup_rps", "p50_ms", "p90_ms", "p99_ms", "p999_ms", "max_ms",
-            "cpu_s", "cpu_ms_per_req", "idle_rss_kb", "peak_rss_kb", "peak_vsz_kb", "peak_threads", "client_limited", "twin",
-            "duration_s", "client_cpu_s", "client_cpu_pct", "server_cpu_pct", "steal_pct", "too_short", "settled", "invocation", "backend_cpu_ms_per_req",
-            "started", "ended", "load1", "little_rps", "warmup_little_rps", "warmup_settled");
 
     /** A measured window with fewer answers than this decides nothing, however long it lasted. */
     public static final int MIN_ANSWERS = 2_000;
@@ -215,50 +198,69 @@ public record RunResult(RunSpec spec, String twin, long requests, long responses
         return latency.p999Ms();
     }
 
+    /** results.csv's columns (and the tail of advise.csv's): each written from a run and, but for the derived ones, read back. */
+    public static final Column<RunResult, String> POOL = text("pool", r -> r.spec.pool().toString());
+    public static final Column<RunResult, String> ENDPOINT = text("endpoint", r -> r.spec.endpoint().toString());
+    public static final Column<RunResult, Integer> CONCURRENCY = integer("concurrency", r -> r.spec.concurrency());
+    public static final Column<RunResult, String> MODE = text("mode", r -> r.spec.open() ? "open" : "closed");
+    public static final Column<RunResult, String> OFFERED = text("offered_rps", r -> r.spec.open() ? Integer.toString(r.spec.rate()) : "");
+    public static final Column<RunResult, String> CLIENT = text("client", r -> r.spec.client().label());
+    public static final Column<RunResult, Integer> REPEAT = Column.<RunResult>integer("repeat", r -> r.spec.repeat()).orElse(1);
+    public static final Column<RunResult, Long> REQUESTS = whole("requests", RunResult::requests);
+    public static final Column<RunResult, Long> RESPONSES = whole("responses", RunResult::responses);
+    public static final Column<RunResult, Long> OK = whole("ok", RunResult::ok);
+    public static final Column<RunResult, Long> ERRORS = whole("errors", RunResult::errors);
+    public static final Column<RunResult, Double> RPS = Column.fixed("rps", 1, RunResult::rps);
+    public static final Column<RunResult, Double> WARMUP_RPS = Column.fixed("warmup_rps", 1, RunResult::warmupRps);
+    public static final Column<RunResult, Double> P50 = Column.fixed("p50_ms", 2, r -> r.latency.p50Ms());
+    public static final Column<RunResult, Double> P90 = Column.fixed("p90_ms", 2, r -> r.latency.p90Ms());
+    public static final Column<RunResult, Double> P99 = Column.fixed("p99_ms", 2, r -> r.latency.p99Ms());
+    public static final Column<RunResult, Double> P999 = Column.fixed("p999_ms", 2, r -> r.latency.p999Ms());
+    public static final Column<RunResult, Double> MAX = Column.fixed("max_ms", 2, r -> r.latency.maxMs());
+    public static final Column<RunResult, Double> CPU_S = Column.fixed("cpu_s", 2, RunResult::cpuS);
+    public static final Column<RunResult, Long> IDLE_RSS = Column.count("idle_rss_kb", RunResult::idleRssKb);
+    public static final Column<RunResult, Long> PEAK_RSS = Column.count("peak_rss_kb", RunResult::peakRssKb);
+    public static final Column<RunResult, Long> PEAK_VSZ = Column.count("peak_vsz_kb", RunResult::peakVszKb);
+    public static final Column<RunResult, Long> PEAK_THREADS = Column.count("peak_threads", RunResult::peakThreads);
+    public static final Column<RunResult, Boolean> CLIENT_LIMITED = flag("client_limited", RunResult::clientLimited);
+    public static final Column<RunResult, String> TWIN = text("twin", RunResult::twin);
+    public static final Column<RunResult, Double> DURATION = Column.fixed("duration_s", 3, RunResult::durationS);
+    public static final Column<RunResult, Double> CLIENT_CPU_S = Column.fixed("client_cpu_s", 2, RunResult::clientCpuS);
+    public static final Column<RunResult, Double> CLIENT_CPU_PCT = Column.fixed("client_cpu_pct", 1, RunResult::clientCpuPct);
+    public static final Column<RunResult, Double> SERVER_CPU_PCT = Column.fixed("server_cpu_pct", 1, RunResult::serverCpuPct);
+    public static final Column<RunResult, Double> STEAL_PCT = Column.fixed("steal_pct", 1, RunResult::stealPct);
+    public static final Column<RunResult, Integer> INVOCATION = Column.<RunResult>integer("invocation", RunResult::invocation).orElse(1);
+    public static final Column<RunResult, Double> BACKEND_CPU = Column.fixed("backend_cpu_ms_per_req", 4, RunResult::backendCpuMsPerRequest);
+    public static final Column<RunResult, String> STARTED = text("started", r -> r.when.started());
+    public static final Column<RunResult, String> ENDED = text("ended", r -> r.when.ended());
+    public static final Column<RunResult, String> LOAD1 = text("load1", r -> r.when.load1());
+    public static final Column<RunResult, Double> LITTLE_RPS = Column.fixed("little_rps", 1, r -> r.settle.littleRps());
+    public static final Column<RunResult, Double> WARMUP_LITTLE_RPS = Column.fixed("warmup_little_rps", 1, r -> r.settle.warmupLittleRps());
+    public static final Column<RunResult, Boolean> WARMUP_SETTLED = maybe("warmup_settled", r -> r.settle.warmupSettled());
+
     /**
-     * A run read back from its {@link #COLUMNS} (a results or crossover CSV row, by column name), so that a report
-     * can be written again under newer rules; unknown figures come back as NaN or -1, as they were written.
+     * results.csv: the columns above in their order, with the derived ones (CPU per request, the marks) written beside
+     * them. A run read back can be reported again under newer rules; unknown figures come back as NaN or -1, as written.
      */
-    public static RunResult fromCsv(java.util.Map<String, String> f) {
-        RunSpec spec = new RunSpec(loomylin.server.jetty.PoolKind.parse(f.get("pool")), Endpoint.parse(f.get("endpoint")), Integer.parseInt(f.get("concurrency")),
-                "open".equals(f.get("mode")) ? Integer.parseInt(f.get("offered_rps")) : 0,
-                "open".equals(f.get("mode")) ? loomylin.lab.engine.load.Client.OHA : loomylin.lab.engine.load.Client.closed(f.get("client")), Integer.parseInt(f.get("repeat")));
-        Measured.Latency latency = new Measured.Latency(number(f, "p50_ms"), number(f, "p90_ms"), number(f, "p99_ms"), number(f, "p999_ms"), number(f, "max_ms"));
-        double backendMsPerRequest = number(f, "backend_cpu_ms_per_req");
-        long responses = Long.parseLong(f.get("responses"));
-        return new RunResult(spec, f.get("twin"), Long.parseLong(f.get("requests")), responses, Long.parseLong(f.get("ok")),
-                Long.parseLong(f.get("errors")), number(f, "duration_s"), number(f, "rps"), number(f, "warmup_rps"), latency, number(f, "cpu_s"),
-                whole(f, "idle_rss_kb"), whole(f, "peak_rss_kb"), whole(f, "peak_vsz_kb"), (int) whole(f, "peak_threads"), number(f, "client_cpu_s"),
-                number(f, "client_cpu_pct"), number(f, "server_cpu_pct"), Boolean.parseBoolean(f.get("client_limited")), number(f, "steal_pct"),
-                f.get("invocation") == null || f.get("invocation").isEmpty() ? 1 : Integer.parseInt(f.get("invocation")),
-                Double.isNaN(backendMsPerRequest) ? Double.NaN : backendMsPerRequest * responses / 1000.0,
-                new When(f.getOrDefault("started", ""), f.getOrDefault("ended", ""), f.getOrDefault("load1", "")),
-                new Settle(f.get("warmup_settled") == null || f.get("warmup_settled").isEmpty() ? null : Boolean.parseBoolean(f.get("warmup_settled")),
-                        number(f, "little_rps"), number(f, "warmup_little_rps")));
-    }
+    public static final Table<RunResult> TABLE = new Table<>(List.of(POOL, ENDPOINT, CONCURRENCY, MODE, OFFERED, CLIENT, REPEAT, REQUESTS,
+            RESPONSES, OK, ERRORS, RPS, WARMUP_RPS, P50, P90, P99, P999, MAX, CPU_S, Column.<RunResult>fixed("cpu_ms_per_req", 4, RunResult::cpuMsPerRequest).computed(),
+            IDLE_RSS, PEAK_RSS, PEAK_VSZ, PEAK_THREADS, CLIENT_LIMITED, TWIN, DURATION, CLIENT_CPU_S, CLIENT_CPU_PCT, SERVER_CPU_PCT, STEAL_PCT,
+            Column.<RunResult>flag("too_short", RunResult::tooShort).computed(),
+            Column.<RunResult>flag("settled", RunResult::settled).computed(), INVOCATION, BACKEND_CPU, STARTED, ENDED, LOAD1,
+            LITTLE_RPS, WARMUP_LITTLE_RPS, WARMUP_SETTLED), RunResult::read);
 
-    private static double number(java.util.Map<String, String> f, String column) {
-        String v = f.get(column);
-        return v == null || v.isEmpty() || v.equals("NaN") ? Double.NaN : Double.parseDouble(v);
-    }
-
-    private static long whole(java.util.Map<String, String> f, String column) {
-        String v = f.get(column);
-        return v == null || v.isEmpty() ? -1 : Long.parseLong(v);
-    }
-
-    public List<String> csvFields() {
-        return List.of(spec.pool().toString(), spec.endpoint().toString(), Integer.toString(spec.concurrency()),
-                spec.open() ? "open" : "closed", spec.open() ? Integer.toString(spec.rate()) : "", spec.client().label(),
-                Integer.toString(spec.repeat()), Long.toString(requests), Long.toString(responses), Long.toString(ok),
-                Long.toString(errors), fixed(rps, 1), fixed(warmupRps, 1), fixed(latency.p50Ms(), 2), fixed(latency.p90Ms(), 2),
-                fixed(latency.p99Ms(), 2), fixed(latency.p999Ms(), 2), fixed(latency.maxMs(), 2), fixed(cpuS, 2),
-                fixed(cpuMsPerRequest(), 4), count(idleRssKb), count(peakRssKb), count(peakVszKb),
-                count(peakThreads), Boolean.toString(clientLimited), twin, fixed(durationS, 3), fixed(clientCpuS, 2),
-                fixed(clientCpuPct, 1), fixed(serverCpuPct, 1), fixed(stealPct, 1),
-                Boolean.toString(tooShort()), Boolean.toString(settled()), Integer.toString(invocation), fixed(backendCpuMsPerRequest(), 4),
-                when.started(), when.ended(), when.load1(), fixed(settle.littleRps(), 1), fixed(settle.warmupLittleRps(), 1),
-                settle.warmupSettled() == null ? "" : settle.warmupSettled().toString());
+    private static RunResult read(Table.Fields f) {
+        boolean open = "open".equals(f.get(MODE));
+        RunSpec spec = new RunSpec(loomylin.server.jetty.PoolKind.parse(f.get(POOL)), Endpoint.parse(f.get(ENDPOINT)), f.get(CONCURRENCY),
+                open ? Integer.parseInt(f.get(OFFERED)) : 0, open ? loomylin.lab.engine.load.Client.OHA : loomylin.lab.engine.load.Client.closed(f.get(CLIENT)),
+                f.get(REPEAT));
+        long responses = f.get(RESPONSES);
+        double backendMsPerRequest = f.get(BACKEND_CPU);
+        return new RunResult(spec, f.get(TWIN), f.get(REQUESTS), responses, f.get(OK), f.get(ERRORS), f.get(DURATION), f.get(RPS), f.get(WARMUP_RPS),
+                new Measured.Latency(f.get(P50), f.get(P90), f.get(P99), f.get(P999), f.get(MAX)), f.get(CPU_S), f.get(IDLE_RSS), f.get(PEAK_RSS),
+                f.get(PEAK_VSZ), f.get(PEAK_THREADS).intValue(), f.get(CLIENT_CPU_S), f.get(CLIENT_CPU_PCT), f.get(SERVER_CPU_PCT), f.get(CLIENT_LIMITED),
+                f.get(STEAL_PCT), f.get(INVOCATION), Double.isNaN(backendMsPerRequest) ? Double.NaN : backendMsPerRequest * responses / 1000.0,
+                new When(f.get(STARTED), f.get(ENDED), f.get(LOAD1)), new Settle(f.get(WARMUP_SETTLED), f.get(LITTLE_RPS), f.get(WARMUP_LITTLE_RPS)));
     }
 
     /** A count, or "" when unknown (negative). */
@@ -278,6 +280,6 @@ public record RunResult(RunSpec spec, String twin, long requests, long responses
 
     /** A number with {@code decimals} places, '.' as separator whatever the locale; "" for no value (NaN). */
     public static String fixed(double value, int decimals) {
-        return Double.isNaN(value) || Double.isInfinite(value) ? "" : String.format(Locale.ROOT, "%." + decimals + "f", value);
+        return Column.fixed(value, decimals);
     }
 }

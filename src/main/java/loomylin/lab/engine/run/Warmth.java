@@ -1,9 +1,9 @@
 package loomylin.lab.engine.run;
 
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import loomylin.lab.engine.measure.JvmCpu;
+import loomylin.lab.engine.result.Column;
+import loomylin.lab.engine.result.Table;
 
 /**
  * Whether a run's warm-up left the server's JIT quiet ({@link Warmup}), what the server's CPU over the window went
@@ -12,7 +12,17 @@ import loomylin.lab.engine.measure.JvmCpu;
  */
 public record Warmth(Boolean warm, JvmCpu window, String warmupCosts, String warmupJitPercents) {
     public static final Warmth NONE = new Warmth(null, JvmCpu.NONE, "", "");
-    public static final List<String> COLUMNS = List.of("warm", "jit_cpu_ms_per_req", "gc_cpu_ms_per_req", "warmup_cpu_ms_per_req", "warmup_jit_pct");
+
+    /** A run's warmth beside the answers of its window, which its per-answer columns divide by. */
+    public record Of(Warmth warmth, long answers) {
+    }
+
+    private static final Column<Of, Boolean> WARM = Column.maybe("warm", o -> o.warmth.warm);
+    private static final Column<Of, Double> JIT = Column.fixed("jit_cpu_ms_per_req", 5, o -> o.warmth.jitMsPer(o.answers));
+    private static final Column<Of, Double> GC = Column.fixed("gc_cpu_ms_per_req", 5, o -> o.warmth.gcMsPer(o.answers));
+    private static final Column<Of, String> COSTS = Column.quoted("warmup_cpu_ms_per_req", o -> o.warmth.warmupCosts);
+    private static final Column<Of, String> JIT_PERCENTS = Column.quoted("warmup_jit_pct", o -> o.warmth.warmupJitPercents);
+    public static final List<Column<Of, ?>> COLUMNS = List.of(WARM, JIT, GC, COSTS, JIT_PERCENTS);
 
     /** How {@code warmup} ended, with the window's CPU split. */
     public static Warmth of(Warmup.Result warmup, JvmCpu window) {
@@ -34,32 +44,10 @@ public record Warmth(Boolean warm, JvmCpu window, String warmupCosts, String war
         return answers == 0 ? Double.NaN : 1000 * window.gcS() / answers;
     }
 
-    /** This run's fields under {@link #COLUMNS}, for a window of {@code answers}. */
-    public List<String> csv(long answers) {
-        return List.of(warm == null ? "" : warm.toString(), fixed(jitMsPer(answers)), fixed(gcMsPer(answers)), quoted(warmupCosts), quoted(warmupJitPercents));
-    }
-
     /** Read back from a row with {@link #COLUMNS} (NONE without them), its window of {@code answers} costing {@code cpuS}. */
-    public static Warmth fromCsv(Map<String, String> f, long answers, double cpuS) {
-        String w = f.get("warm");
-        if (w == null || w.isEmpty()) return NONE;
-        return new Warmth(Boolean.parseBoolean(w), new JvmCpu(cpuS, number(f.get("jit_cpu_ms_per_req")) * answers / 1000,
-                number(f.get("gc_cpu_ms_per_req")) * answers / 1000), orEmpty(f.get("warmup_cpu_ms_per_req")), orEmpty(f.get("warmup_jit_pct")));
-    }
-
-    private static String fixed(double v) {
-        return Double.isNaN(v) ? "" : String.format(Locale.ROOT, "%.5f", v);
-    }
-
-    private static String quoted(String s) {
-        return s.isEmpty() ? "" : "\"" + s + "\"";
-    }
-
-    private static double number(String s) {
-        return s == null || s.isEmpty() ? Double.NaN : Double.parseDouble(s);
-    }
-
-    private static String orEmpty(String s) {
-        return s == null ? "" : s;
+    public static Warmth read(Table.Fields f, long answers, double cpuS) {
+        Boolean warm = f.get(WARM);
+        if (warm == null) return NONE;
+        return new Warmth(warm, new JvmCpu(cpuS, f.get(JIT) * answers / 1000, f.get(GC) * answers / 1000), f.get(COSTS), f.get(JIT_PERCENTS));
     }
 }

@@ -27,6 +27,8 @@ import loomylin.lab.engine.measure.Measured;
 import loomylin.lab.engine.output.Provenance;
 import loomylin.lab.engine.run.Endpoint;
 import loomylin.lab.engine.run.FreePort;
+import loomylin.lab.engine.result.Column;
+import loomylin.lab.engine.result.Table;
 import loomylin.lab.engine.run.RunResult;
 import loomylin.lab.engine.run.RunSpec;
 import loomylin.lab.engine.run.ServerProcess;
@@ -58,9 +60,21 @@ public final class Advise {
     public static final Duration WARMUP = Duration.ofSeconds(5);
     /** Between a run's warm-up and its window, no load: the server JVM's CPU then is what it spends anyway. */
     public static final Duration IDLE = Duration.ofSeconds(3);
-    /** advise.csv's columns before {@link RunResult#COLUMNS}: the rate's multiple, the run, the idle JVM's CPU, then {@link Warmth#COLUMNS}. */
-    static final List<String> CSV_HEAD = java.util.stream.Stream.concat(java.util.stream.Stream.of("multiple", "run", "idle_cpu_ms_per_s"),
-            Warmth.COLUMNS.stream()).toList();
+    /**
+     * advise.csv's columns: the rate's multiple of the user's, the run, the idle JVM's CPU, {@link Warmth}'s, a run's
+     * ({@link RunResult#TABLE}), its failure. A failed run has no result: its pool, endpoint and invocation are written all the same.
+     */
+    static Table<AdvisePage.Run> table(Profile profile, Endpoint endpoint) {
+        List<Column<AdvisePage.Run, ?>> columns = new ArrayList<>(List.of(Column.fixed("multiple", 2, r -> (double) r.offered() / profile.rate()),
+                Column.integer("run", AdvisePage.Run::round), Column.fixed("idle_cpu_ms_per_s", 2, AdvisePage.Run::idleCpuMsPerS)));
+        columns.addAll(Column.of(Warmth.COLUMNS, r -> new Warmth.Of(r.warmth(), r.result() == null ? 0 : r.result().responses())));
+        for (Column<RunResult, ?> c : RunResult.TABLE.columns())
+            columns.add(c == RunResult.POOL ? Column.text("pool", r -> r.pool().toString()) : c == RunResult.ENDPOINT ? Column.text("endpoint", r -> endpoint.toString())
+                    : c == RunResult.INVOCATION ? Column.integer("invocation", AdvisePage.Run::invocation) : c.of(AdvisePage.Run::result));
+        columns.add(Column.quoted("failure", AdvisePage.Run::failure));
+        return Table.written(columns);
+    }
+
     /** The most warm-up slices before a window: at a few hundred requests a second the JIT needs about 30 s, and 12 slices of 5 s leave it twice that. */
     public static final int MAX_WARMUP_SLICES = 12;
     /** Per run, beyond the warm-up and window: server start, settle, stop; for the estimate. */
@@ -178,7 +192,7 @@ public final class Advise {
             List<AdvisePage.Run> runs = new ArrayList<>();
             List<RunResult> rows = new ArrayList<>();
             Progress bar = new Progress(total, progress);
-            StringBuilder csv = new StringBuilder(String.join(",", CSV_HEAD) + "," + String.join(",", RunResult.COLUMNS) + ",failure\n");
+            Table<AdvisePage.Run> table = table(profile, endpoint);
             for (int invocation = 1; invocation <= options.invocations(); invocation++) {
                 if (options.invocations() > 1) progress.printf(Locale.ROOT, "advise: invocation %d of %d%n", invocation, options.invocations());
                 ServerProcess backend = profile.usesBackend() ? startBackend(dir.resolve("backend.log")) : null;
@@ -193,21 +207,13 @@ public final class Advise {
                                 AdvisePage.Run run = one(spec, invocation, round, twin, heap, oha, window, warmup, options.warmupSlices(), timeoutS, clientLimit, cores, log,
                                         backendUri);
                                 runs.add(run);
-                                String head = String.join(",", RunResult.fixed((double) rate / profile.rate(), 2), Integer.toString(round),
-                                        RunResult.fixed(run.idleCpuMsPerS(), 2)) + "," + String.join(",", run.warmth().csv(run.result() == null ? 0 : run.result().responses()));
                                 if (run.result() != null) {
                                     rows.add(run.result());
-                                    csv.append(head).append(',').append(String.join(",", run.result().csvFields())).append(",\n");
                                     bar.done(runs.size(), run.result());
                                 } else {
-                                    List<String> empty = new ArrayList<>(java.util.Collections.nCopies(RunResult.COLUMNS.size(), ""));
-                                    empty.set(0, pool.toString());
-                                    empty.set(1, endpoint.toString());
-                                    empty.set(RunResult.COLUMNS.indexOf("invocation"), Integer.toString(invocation));
-                                    csv.append(head).append(',').append(String.join(",", empty)).append(",\"").append(run.failure().replace("\"", "'")).append("\"\n");
                                     progress.printf("[%d/%d] %s at %d req/s FAILED: %s%n", runs.size(), total, pool, rate, run.failure());
                                 }
-                                Files.writeString(dir.resolve(CSV), csv.toString());
+                                Files.writeString(dir.resolve(CSV), table.text(runs));
                             }
                         }
                     }

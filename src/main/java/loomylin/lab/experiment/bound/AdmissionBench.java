@@ -27,6 +27,7 @@ import loomylin.lab.engine.output.Provenance;
 import loomylin.lab.engine.run.FreePort;
 import loomylin.lab.engine.run.PresetOptions;
 import loomylin.lab.engine.run.RunResult;
+import loomylin.lab.engine.run.Timed;
 import loomylin.lab.engine.run.ServerProcess;
 import loomylin.server.cli.Flags;
 import loomylin.server.cli.StartupFailure;
@@ -144,7 +145,7 @@ public final class AdmissionBench {
         Path md = dir.resolve("admission.md");
         if (!Files.isRegularFile(csv) || !Files.isRegularFile(md)) throw new UsageError("--rerender: no admission.csv and admission.md in " + dir);
         try {
-            AdmissionReport.writeBody(dir, AdmissionReport.head(md), Invocations.rows(csv).stream().map(AdmissionReport::fromCsv).toList(), window);
+            AdmissionReport.writeBody(dir, AdmissionReport.head(md), AdmissionReport.rows(csv), window);
         } catch (IOException | RuntimeException e) {
             throw new StartupFailure("bench: --rerender: " + e.getMessage());
         }
@@ -178,8 +179,8 @@ public final class AdmissionBench {
                     window.toSeconds(), (runs * (window.toSeconds() + WARMUP.toSeconds() + Bound.OVERHEAD_S) + 59) / 60, cpu.pathAndQuery(), cpu.limit(),
                     capacity);
             Path csv = dir.resolve("admission.csv");
-            int invocation = Invocations.next(csv, AdmissionReport.CSV_HEADER);
-            List<Row> rows = new ArrayList<>(Invocations.rows(csv).stream().map(AdmissionReport::fromCsv).toList());
+            int invocation = Invocations.next(csv, AdmissionReport.TABLE.header());
+            List<Row> rows = new ArrayList<>(AdmissionReport.rows(csv));
             if (invocation > 1) out.printf("bench: invocation %d: its rows join the %d of %s%n", invocation, rows.size(), csv);
             int n = 0;
             for (int r = 1; r <= repeat; r++) {
@@ -189,7 +190,7 @@ public final class AdmissionBench {
                         String started = RunResult.When.now();
                         Row row = one(invocation, r, cpu, capacity, pool, v, twin, heap, wrk, oha, window, timeoutS, cores, serversLog);
                         rows.add(row);
-                        Files.writeString(csv, AdmissionReport.csvLine(row, started, RunResult.When.now(), RunResult.When.load1Now()) + "\n",
+                        Files.writeString(csv, AdmissionReport.TABLE.line(new Timed<>(row, new RunResult.When(started, RunResult.When.now(), RunResult.When.load1Now()))) + "\n",
                                 StandardOpenOption.APPEND);
                         out.printf(Locale.ROOT, "bench: %d/%d repeat %d %s %s: %s%n", n, runs, r, pool, v.name(), row.failure() != null ? "N/A (" + row.failure() + ")"
                                 : String.format(Locale.ROOT, "goodput %.1f req/s (%.2f of %d), 2xx p99 %s ms, %d refused, %d errors, %s%s", row.goodput(),

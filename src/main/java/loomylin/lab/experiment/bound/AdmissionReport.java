@@ -12,15 +12,22 @@ import java.util.Set;
 import java.util.function.ToDoubleFunction;
 import loomylin.lab.engine.output.Provenance;
 import loomylin.lab.engine.output.Spread;
+import loomylin.lab.engine.result.Column;
+import loomylin.lab.engine.result.Table;
 import loomylin.lab.engine.run.RunResult;
+import loomylin.lab.engine.run.Timed;
+
+import static loomylin.lab.engine.result.Column.fixed;
+import static loomylin.lab.engine.result.Column.flag;
+import static loomylin.lab.engine.result.Column.integer;
+import static loomylin.lab.engine.result.Column.text;
+import static loomylin.lab.engine.result.Column.whole;
 
 /**
  * admission.csv and admission.md of {@link AdmissionBench}: a row per run, then per pool and load the median
  * and range over the runs that started idle, and the open-loop goal's verdict.
  */
 final class AdmissionReport {
-    static final String CSV_HEADER = "invocation,repeat,pool,load,max_in_flight,offered_rps,sent,ok,refused,errors,goodput_rps,ok_p50_ms,ok_p99_ms,"
-            + "all_p99_ms,idle_before,recovered,recovery_s,started,ended,load_average,failure";
     /** Fewer runs than this in a cell, or from fewer invocations, make it a sketch, not a verdict. */
     static final int DECIDING_RUNS = 3;
     static final int DECIDING_INVOCATIONS = 2;
@@ -30,26 +37,34 @@ final class AdmissionReport {
     private AdmissionReport() {
     }
 
-    static String csvLine(AdmissionBench.Row r, String started, String ended, String loadAverage) {
-        return String.join(",", Integer.toString(r.invocation()), Integer.toString(r.repeat()), r.pool(), r.variant(), Integer.toString(r.limit()), Integer.toString(r.offered()),
-                Long.toString(r.sent()), Long.toString(r.ok()), Long.toString(r.refused()), Long.toString(r.errors()), RunResult.fixed(r.goodput(), 2),
-                RunResult.fixed(r.okP50Ms(), 1), RunResult.fixed(r.okP99Ms(), 1), RunResult.fixed(r.allP99Ms(), 1), Boolean.toString(r.idleBefore()),
-                r.failure() == null ? Boolean.toString(r.recovered()) : "", RunResult.fixed(r.recoveryS(), 2), started, ended, loadAverage,
-                r.failure() == null ? "" : "\"" + r.failure().replace("\"", "'") + "\"");
+    private static final Column<AdmissionBench.Row, Integer> INVOCATION = integer("invocation", AdmissionBench.Row::invocation),
+            REPEAT = integer("repeat", AdmissionBench.Row::repeat), LIMIT = integer("max_in_flight", AdmissionBench.Row::limit),
+            OFFERED = integer("offered_rps", AdmissionBench.Row::offered);
+    private static final Column<AdmissionBench.Row, String> POOL = text("pool", AdmissionBench.Row::pool), LOAD = text("load", AdmissionBench.Row::variant),
+            FAILURE = Column.<AdmissionBench.Row>quoted("failure", AdmissionBench.Row::failure).orElse(null);
+    private static final Column<AdmissionBench.Row, Long> SENT = whole("sent", AdmissionBench.Row::sent), OK = whole("ok", AdmissionBench.Row::ok),
+            REFUSED = whole("refused", AdmissionBench.Row::refused), ERRORS = whole("errors", AdmissionBench.Row::errors);
+    private static final Column<AdmissionBench.Row, Double> GOODPUT = fixed("goodput_rps", 2, AdmissionBench.Row::goodput),
+            P50 = fixed("ok_p50_ms", 1, AdmissionBench.Row::okP50Ms), P99 = fixed("ok_p99_ms", 1, AdmissionBench.Row::okP99Ms),
+            ALL_P99 = fixed("all_p99_ms", 1, AdmissionBench.Row::allP99Ms), RECOVERY_S = fixed("recovery_s", 2, AdmissionBench.Row::recoveryS);
+    private static final Column<AdmissionBench.Row, Boolean> IDLE_BEFORE = flag("idle_before", AdmissionBench.Row::idleBefore);
+
+    /** admission.csv: a row per run, with when it was made; recovered is recovery_s known, left empty for a failed run. */
+    static final Table<Timed<AdmissionBench.Row>> TABLE = new Table<>(java.util.stream.Stream.of(Column.of(List.of(INVOCATION, REPEAT, POOL, LOAD, LIMIT,
+                    OFFERED, SENT, OK, REFUSED, ERRORS, GOODPUT, P50, P99, ALL_P99, IDLE_BEFORE, Column.<AdmissionBench.Row>maybe("recovered",
+                            r -> r.failure() == null ? r.recovered() : null).computed(), RECOVERY_S), Timed<AdmissionBench.Row>::row),
+            Timed.<AdmissionBench.Row>columns(), Column.of(List.of(FAILURE), Timed<AdmissionBench.Row>::row))
+            .<Column<Timed<AdmissionBench.Row>, ?>>flatMap(List::stream).toList(), AdmissionReport::read);
+
+    private static Timed<AdmissionBench.Row> read(Table.Fields f) {
+        return new Timed<>(new AdmissionBench.Row(f.get(INVOCATION), f.get(REPEAT), f.get(POOL), f.get(LOAD), f.get(LIMIT), f.get(OFFERED), f.get(SENT),
+                f.get(OK), f.get(REFUSED), f.get(ERRORS), f.get(GOODPUT), f.get(P50), f.get(P99), f.get(ALL_P99), f.get(IDLE_BEFORE), f.get(RECOVERY_S),
+                f.get(FAILURE)), Timed.when(f));
     }
 
-    /** A row of admission.csv read back. */
-    static AdmissionBench.Row fromCsv(java.util.Map<String, String> c) {
-        String failure = c.get("failure");
-        return new AdmissionBench.Row(Integer.parseInt(c.get("invocation")), Integer.parseInt(c.get("repeat")), c.get("pool"), c.get("load"),
-                Integer.parseInt(c.get("max_in_flight")), Integer.parseInt(c.get("offered_rps")), Long.parseLong(c.get("sent")), Long.parseLong(c.get("ok")),
-                Long.parseLong(c.get("refused")), Long.parseLong(c.get("errors")), number(c.get("goodput_rps")), number(c.get("ok_p50_ms")),
-                number(c.get("ok_p99_ms")), number(c.get("all_p99_ms")), Boolean.parseBoolean(c.get("idle_before")),
-                "true".equals(c.get("recovered")) ? number(c.get("recovery_s")) : Double.NaN, failure == null || failure.isEmpty() ? null : failure);
-    }
-
-    private static double number(String s) {
-        return s == null || s.isEmpty() ? Double.NaN : Double.parseDouble(s);
+    /** The runs of admission.csv. */
+    static List<AdmissionBench.Row> rows(Path csv) throws IOException {
+        return TABLE.read(csv).stream().map(Timed::row).toList();
     }
 
     /** The open-loop goal: goodput at least {@link AdmissionBench#GOAL} of the capacity, 2xx p99 under the wait plus the request. */

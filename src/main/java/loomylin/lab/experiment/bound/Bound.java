@@ -164,7 +164,7 @@ public final class Bound {
                     loomylin.server.cli.Durations.go(duration), (runs * (duration.toSeconds() + OVERHEAD_S) + 59) / 60, calibration.iterationsPerMs(),
                     calibration.fileBytesPerMs());
             Path csv = dir.resolve("bound.csv");
-            Files.writeString(csv, BoundReport.CSV_HEADER + "\n");
+            Files.writeString(csv, BoundReport.TABLE.header() + "\n");
             Path series = dir.resolve("bound-series.csv");
             Files.writeString(series, "load,pool,max_in_flight," + QueueSampler.SERIES_HEADER + "\n");
             List<Row> rows = new ArrayList<>();
@@ -175,7 +175,7 @@ public final class Bound {
                         n++;
                         Row row = one(load, pool, limit, twin, heap, wrk, duration, timeoutS, cores, serversLog, series);
                         rows.add(row);
-                        Files.writeString(csv, BoundReport.csvLine(row) + "\n", StandardOpenOption.APPEND);
+                        Files.writeString(csv, BoundReport.TABLE.line(row) + "\n", StandardOpenOption.APPEND);
                         out.printf(Locale.ROOT, "bench: %d/%d %s %s %s: %s%n", n, runs, load.name(), pool, limit == 0 ? "no limit" : "--max-in-flight " + limit,
                                 row.failure() != null ? "N/A (" + row.failure() + ")"
                                         : String.format(Locale.ROOT, "%.1f req/s, %d refused, %d unanswered, %s, %s", row.rps(), row.refused(), row.unanswered(),

@@ -15,7 +15,16 @@ import java.util.function.ToDoubleFunction;
 import javax.imageio.ImageIO;
 import loomylin.lab.engine.output.Charts;
 import loomylin.lab.engine.output.Provenance;
+import loomylin.lab.engine.result.Column;
+import loomylin.lab.engine.result.Table;
 import loomylin.lab.engine.run.RunResult;
+
+import static loomylin.lab.engine.result.Column.count;
+import static loomylin.lab.engine.result.Column.fixed;
+import static loomylin.lab.engine.result.Column.integer;
+import static loomylin.lab.engine.result.Column.quoted;
+import static loomylin.lab.engine.result.Column.text;
+import static loomylin.lab.engine.result.Column.whole;
 import loomylin.server.cli.Durations;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
@@ -29,10 +38,6 @@ import org.knowm.xchart.style.Styler;
  * longest queue, peak OS threads and RSS growth. Queue, refuse, or grow, at a glance.
  */
 final class BoundReport {
-    static final String CSV_HEADER = "load,pool,max_in_flight,concurrency,query,sent,ok,refused,unanswered,rps,p99_ms,pool_queued_peak,"
-            + "admission_queued_peak,tasks_waiting_peak,carrier_queued_peak,idle_threads,peak_threads,heap_growth_mb,rss_growth_mb,"
-            + "recovered,recovery_s,failed_scrapes,behaviour,failure";
-
     private record Metric(String title, String unit, ToDoubleFunction<Bound.Row> value) {
     }
 
@@ -47,21 +52,31 @@ final class BoundReport {
     private BoundReport() {
     }
 
-    static String csvLine(Bound.Row r) {
-        return String.join(",", r.load(), r.pool(), Integer.toString(r.limit()), Integer.toString(r.concurrency()), quoted(r.query()),
-                Long.toString(r.sent()), Long.toString(r.ok()), Long.toString(r.refused()), Long.toString(r.unanswered()), RunResult.fixed(r.rps(), 1),
-                RunResult.fixed(r.p99Ms(), 1), peak(r.poolQueued()), peak(r.admissionQueued()), peak(r.tasksWaiting()), peak(r.carrierQueued()),
-                RunResult.count(r.idleThreads()), RunResult.count(r.peakThreads()), RunResult.fixed(r.heapGrowthMb(), 1),
-                RunResult.fixed(r.rssGrowthMb(), 1), r.failure() == null ? Boolean.toString(r.recovered()) : "", RunResult.fixed(r.recoveryS(), 2),
-                Integer.toString(r.failedScrapes()), quoted(r.behaviour()), r.failure() == null ? "" : quoted(r.failure()));
-    }
+    private static final Column<Bound.Row, String> LOAD = text("load", Bound.Row::load), POOL = text("pool", Bound.Row::pool),
+            QUERY = quoted("query", Bound.Row::query), FAILURE = Column.<Bound.Row>quoted("failure", Bound.Row::failure).orElse(null);
+    private static final Column<Bound.Row, Integer> LIMIT = integer("max_in_flight", Bound.Row::limit), CONCURRENCY = integer("concurrency", Bound.Row::concurrency),
+            FAILED_SCRAPES = integer("failed_scrapes", Bound.Row::failedScrapes);
+    private static final Column<Bound.Row, Long> SENT = whole("sent", Bound.Row::sent), OK = whole("ok", Bound.Row::ok), REFUSED = whole("refused", Bound.Row::refused),
+            UNANSWERED = whole("unanswered", Bound.Row::unanswered), IDLE_THREADS = count("idle_threads", Bound.Row::idleThreads),
+            PEAK_THREADS = count("peak_threads", Bound.Row::peakThreads);
+    private static final Column<Bound.Row, Double> RPS = fixed("rps", 1, Bound.Row::rps), P99 = fixed("p99_ms", 1, Bound.Row::p99Ms),
+            POOL_QUEUED = peak("pool_queued_peak", Bound.Row::poolQueued), ADMISSION_QUEUED = peak("admission_queued_peak", Bound.Row::admissionQueued),
+            TASKS_WAITING = peak("tasks_waiting_peak", Bound.Row::tasksWaiting), CARRIER_QUEUED = peak("carrier_queued_peak", Bound.Row::carrierQueued),
+            HEAP = fixed("heap_growth_mb", 1, Bound.Row::heapGrowthMb), RSS = fixed("rss_growth_mb", 1, Bound.Row::rssGrowthMb),
+            RECOVERY_S = fixed("recovery_s", 2, Bound.Row::recoveryS);
 
-    private static String peak(double v) {
-        return v < 0 ? "" : RunResult.fixed(v, 0);
-    }
+    /** bound.csv: a row per run; recovered and behaviour are computed from the run's figures, recovered left empty for a failed run. */
+    static final Table<Bound.Row> TABLE = new Table<>(List.of(LOAD, POOL, LIMIT, CONCURRENCY, QUERY, SENT, OK, REFUSED, UNANSWERED, RPS, P99, POOL_QUEUED,
+            ADMISSION_QUEUED, TASKS_WAITING, CARRIER_QUEUED, IDLE_THREADS, PEAK_THREADS, HEAP, RSS,
+            Column.<Bound.Row>maybe("recovered", r -> r.failure() == null ? r.recovered() : null).computed(), RECOVERY_S, FAILED_SCRAPES,
+            Column.<Bound.Row>quoted("behaviour", Bound.Row::behaviour).computed(), FAILURE), f -> new Bound.Row(f.get(LOAD), f.get(POOL), f.get(LIMIT),
+            f.get(CONCURRENCY), f.get(QUERY), f.get(SENT), f.get(OK), f.get(REFUSED), f.get(UNANSWERED), f.get(RPS), f.get(P99), f.get(POOL_QUEUED),
+            f.get(ADMISSION_QUEUED), f.get(TASKS_WAITING), f.get(CARRIER_QUEUED), f.get(IDLE_THREADS).intValue(), f.get(PEAK_THREADS).intValue(), f.get(HEAP),
+            f.get(RSS), f.get(RECOVERY_S), f.get(FAILED_SCRAPES), f.get(FAILURE)));
 
-    private static String quoted(String s) {
-        return "\"" + s.replace("\"", "'") + "\"";
+    /** A queue's peak, whole; "" where the server has no such figure (negative), read back as -1. */
+    private static Column<Bound.Row, Double> peak(String name, ToDoubleFunction<Bound.Row> value) {
+        return new Column<>(name, value::applyAsDouble, v -> v < 0 ? "" : RunResult.fixed(v, 0), Double::parseDouble, -1.0);
     }
 
     static double longestQueue(Bound.Row r) {

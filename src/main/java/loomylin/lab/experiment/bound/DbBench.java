@@ -31,6 +31,7 @@ import loomylin.lab.engine.run.ClientLimit;
 import loomylin.lab.engine.run.FreePort;
 import loomylin.lab.engine.run.PresetOptions;
 import loomylin.lab.engine.run.RunResult;
+import loomylin.lab.engine.run.Timed;
 import loomylin.lab.engine.run.ServerProcess;
 import loomylin.server.cli.Flags;
 import loomylin.server.cli.StartupFailure;
@@ -183,8 +184,8 @@ public final class DbBench {
         try {
             Files.createDirectories(dir);
             Path csv = dir.resolve("db.csv");
-            int invocation = Invocations.next(csv, DbReport.CSV_HEADER);
-            List<Row> rows = new ArrayList<>(Invocations.rows(csv).stream().map(DbReport::fromCsv).toList());
+            int invocation = Invocations.next(csv, DbReport.TABLE.header());
+            List<Row> rows = new ArrayList<>(DbReport.rows(csv));
             Path serversLog = dir.resolve("servers.log");
             if (!Files.exists(serversLog)) Files.writeString(serversLog, "");
             int runs = repeat * pools.size() * dbPools.size() * VARIANTS.size();
@@ -204,8 +205,8 @@ public final class DbBench {
                                 String started = RunResult.When.now();
                                 Row row = one(invocation, r, pool, dbPool, v, setup, pg, admin, twin, heap, wrk, oha, window, timeoutS, cores, serversLog);
                                 rows.add(row);
-                                Files.writeString(csv, DbReport.csvLine(row, started, RunResult.When.now(), RunResult.When.load1Now())
-                                        + "\n", StandardOpenOption.APPEND);
+                                Files.writeString(csv, DbReport.TABLE.line(new Timed<>(row, new RunResult.When(started, RunResult.When.now(),
+                                        RunResult.When.load1Now()))) + "\n", StandardOpenOption.APPEND);
                                 out.printf(Locale.ROOT, "bench: %d/%d repeat %d %s db-pool %d %s: %s%n", n, runs, r, pool, dbPool, v.name(),
                                         row.failure() != null ? "N/A (" + row.failure() + ")" : String.format(Locale.ROOT,
                                                 "goodput %.1f req/s (%.2f of %d), 2xx p99 %s ms, %d refused, server %.2f ms + PostgreSQL %.2f ms CPU per answer%s",
@@ -290,7 +291,7 @@ public final class DbBench {
         if (!Files.isRegularFile(csv) || !Files.isRegularFile(dir.resolve("db.md")))
             throw new UsageError("--rerender: no db.csv and db.md in " + dir);
         try {
-            List<Row> rows = Invocations.rows(csv).stream().map(DbReport::fromCsv).toList();
+            List<Row> rows = DbReport.rows(csv);
             Setup setup = Setup.ofReport(Files.readString(dir.resolve("db.md")));
             DbReport.write(dir, DbReport.head(dir.resolve("db.md"), setup.client()), rows, window, setup);
         } catch (IOException | RuntimeException e) {

@@ -15,7 +15,16 @@ import loomylin.lab.engine.output.Invocations;
 import loomylin.lab.engine.output.Provenance;
 import loomylin.lab.engine.output.Spread;
 import loomylin.lab.engine.output.Charts;
+import loomylin.lab.engine.result.Column;
+import loomylin.lab.engine.result.Table;
 import loomylin.lab.engine.run.RunResult;
+import loomylin.lab.engine.run.Timed;
+
+import static loomylin.lab.engine.result.Column.fixed;
+import static loomylin.lab.engine.result.Column.flag;
+import static loomylin.lab.engine.result.Column.integer;
+import static loomylin.lab.engine.result.Column.text;
+import static loomylin.lab.engine.result.Column.whole;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
@@ -26,42 +35,43 @@ import org.knowm.xchart.style.Styler;
  * range over the runs that decide (no failure, not client-limited), with the count of those that do not.
  */
 final class DbReport {
-    static final String CSV_HEADER = "invocation,repeat,pool,db_pool,load,little_bound_rps,offered_rps,sent,ok,refused,errors,goodput_rps,ok_p50_ms,ok_p99_ms,"
-            + "server_cpu_ms_per_ok,postgres_cpu_ms_per_ok,client_cpu_pct,peak_jetty_queue,peak_db_pending,peak_in_flight,peak_postgres_active,"
-            + "peak_os_threads,peak_admission_queued,db_timeouts,client_limited,started,ended,load_average,failure,peak_rss_mb";
     static final int DECIDING_RUNS = 3;
     static final int DECIDING_INVOCATIONS = 2;
 
     private DbReport() {
     }
 
-    static String csvLine(DbBench.Row r, String started, String ended, String loadAverage) {
-        return String.join(",", Integer.toString(r.invocation()), Integer.toString(r.repeat()), r.pool(), Integer.toString(r.dbPool()), r.load(),
-                Integer.toString(r.bound()), Integer.toString(r.offered()), Long.toString(r.sent()), Long.toString(r.ok()), Long.toString(r.refused()),
-                Long.toString(r.errors()), RunResult.fixed(r.goodput(), 2), RunResult.fixed(r.okP50Ms(), 1), RunResult.fixed(r.okP99Ms(), 1),
-                RunResult.fixed(r.serverCpuMs(), 3), RunResult.fixed(r.pgCpuMs(), 3), RunResult.fixed(r.clientPct(), 1), Integer.toString(r.peakJettyQueue()),
-                Integer.toString(r.peakDbPending()), Integer.toString(r.peakInFlight()), Integer.toString(r.peakPgActive()), Integer.toString(r.peakOsThreads()),
-                Integer.toString(r.peakAdmissionQueued()), Long.toString(r.dbTimeouts()), Boolean.toString(r.clientLimited()), started, ended, loadAverage,
-                r.failure() == null ? "" : "\"" + r.failure().replace("\"", "'") + "\"", RunResult.fixed(r.peakRssMb(), 1));
+    private static final Column<DbBench.Row, Integer> INVOCATION = integer("invocation", DbBench.Row::invocation), REPEAT = integer("repeat", DbBench.Row::repeat),
+            DB_POOL = integer("db_pool", DbBench.Row::dbPool), BOUND = integer("little_bound_rps", DbBench.Row::bound), OFFERED = integer("offered_rps", DbBench.Row::offered),
+            JETTY_QUEUE = integer("peak_jetty_queue", DbBench.Row::peakJettyQueue), DB_PENDING = integer("peak_db_pending", DbBench.Row::peakDbPending),
+            IN_FLIGHT = integer("peak_in_flight", DbBench.Row::peakInFlight), PG_ACTIVE = integer("peak_postgres_active", DbBench.Row::peakPgActive),
+            OS_THREADS = integer("peak_os_threads", DbBench.Row::peakOsThreads), ADMISSION_QUEUED = integer("peak_admission_queued", DbBench.Row::peakAdmissionQueued);
+    private static final Column<DbBench.Row, String> POOL = text("pool", DbBench.Row::pool), LOAD = text("load", DbBench.Row::load),
+            FAILURE = Column.<DbBench.Row>quoted("failure", DbBench.Row::failure).orElse(null);
+    private static final Column<DbBench.Row, Long> SENT = whole("sent", DbBench.Row::sent), OK = whole("ok", DbBench.Row::ok),
+            REFUSED = whole("refused", DbBench.Row::refused), ERRORS = whole("errors", DbBench.Row::errors), DB_TIMEOUTS = whole("db_timeouts", DbBench.Row::dbTimeouts);
+    private static final Column<DbBench.Row, Double> GOODPUT = fixed("goodput_rps", 2, DbBench.Row::goodput), P50 = fixed("ok_p50_ms", 1, DbBench.Row::okP50Ms),
+            P99 = fixed("ok_p99_ms", 1, DbBench.Row::okP99Ms), SERVER_CPU = fixed("server_cpu_ms_per_ok", 3, DbBench.Row::serverCpuMs),
+            PG_CPU = fixed("postgres_cpu_ms_per_ok", 3, DbBench.Row::pgCpuMs), CLIENT_PCT = fixed("client_cpu_pct", 1, DbBench.Row::clientPct),
+            RSS = fixed("peak_rss_mb", 1, DbBench.Row::peakRssMb);
+    private static final Column<DbBench.Row, Boolean> CLIENT_LIMITED = flag("client_limited", DbBench.Row::clientLimited);
+
+    /** db.csv: a row per run, with when it was made; peak_rss_mb came last, so files from before it read it as NaN. */
+    static final Table<Timed<DbBench.Row>> TABLE = new Table<>(java.util.stream.Stream.of(Column.of(List.of(INVOCATION, REPEAT, POOL, DB_POOL, LOAD, BOUND,
+                    OFFERED, SENT, OK, REFUSED, ERRORS, GOODPUT, P50, P99, SERVER_CPU, PG_CPU, CLIENT_PCT, JETTY_QUEUE, DB_PENDING, IN_FLIGHT, PG_ACTIVE,
+                    OS_THREADS, ADMISSION_QUEUED, DB_TIMEOUTS, CLIENT_LIMITED), Timed<DbBench.Row>::row), Timed.<DbBench.Row>columns(),
+            Column.of(List.of(FAILURE, RSS), Timed<DbBench.Row>::row)).<Column<Timed<DbBench.Row>, ?>>flatMap(List::stream).toList(), DbReport::read);
+
+    private static Timed<DbBench.Row> read(Table.Fields f) {
+        return new Timed<>(new DbBench.Row(f.get(INVOCATION), f.get(REPEAT), f.get(POOL), f.get(DB_POOL), f.get(LOAD), f.get(BOUND), f.get(OFFERED),
+                f.get(SENT), f.get(OK), f.get(REFUSED), f.get(ERRORS), f.get(GOODPUT), f.get(P50), f.get(P99), f.get(SERVER_CPU), f.get(PG_CPU),
+                f.get(CLIENT_PCT), f.get(JETTY_QUEUE), f.get(DB_PENDING), f.get(IN_FLIGHT), f.get(PG_ACTIVE), f.get(OS_THREADS), f.get(RSS),
+                f.get(ADMISSION_QUEUED), f.get(DB_TIMEOUTS), f.get(CLIENT_LIMITED), f.get(FAILURE)), Timed.when(f));
     }
 
-    static DbBench.Row fromCsv(Map<String, String> c) {
-        String failure = c.get("failure");
-        return new DbBench.Row(integer(c, "invocation"), integer(c, "repeat"), c.get("pool"), integer(c, "db_pool"), c.get("load"),
-                integer(c, "little_bound_rps"), integer(c, "offered_rps"), Long.parseLong(c.get("sent")), Long.parseLong(c.get("ok")),
-                Long.parseLong(c.get("refused")), Long.parseLong(c.get("errors")), number(c, "goodput_rps"), number(c, "ok_p50_ms"), number(c, "ok_p99_ms"),
-                number(c, "server_cpu_ms_per_ok"), number(c, "postgres_cpu_ms_per_ok"), number(c, "client_cpu_pct"), integer(c, "peak_jetty_queue"),
-                integer(c, "peak_db_pending"), integer(c, "peak_in_flight"), integer(c, "peak_postgres_active"), integer(c, "peak_os_threads"),
-                number(c, "peak_rss_mb"), integer(c, "peak_admission_queued"), Long.parseLong(c.get("db_timeouts")), Boolean.parseBoolean(c.get("client_limited")), failure == null || failure.isEmpty() ? null : failure);
-    }
-
-    private static int integer(Map<String, String> c, String column) {
-        return Integer.parseInt(c.get(column));
-    }
-
-    private static double number(Map<String, String> c, String column) {
-        String s = c.get(column);
-        return s == null || s.isEmpty() ? Double.NaN : Double.parseDouble(s);
+    /** The runs of db.csv. */
+    static List<DbBench.Row> rows(Path csv) throws IOException {
+        return TABLE.read(csv).stream().map(Timed::row).toList();
     }
 
     /** "decides", or why the cell is a sketch: too few deciding runs, or all from one invocation. */

@@ -22,8 +22,16 @@ final class QueueSampler implements AutoCloseable {
                  int samples, int failed) {
     }
 
-    static final String SERIES_HEADER = "t_s,requests_in_flight,admission_in_flight,admission_queued,pool_queued,tasks_running,tasks_waiting,"
-            + "carrier_utilisation,carrier_queued,os_threads";
+    /** A column of the series: the /metrics sample it shows (the first, or the first with the label {@code label[0]} = {@code label[1]}). */
+    private record Figure(String column, String metric, String... label) {
+    }
+
+    private static final java.util.List<Figure> FIGURES = java.util.List.of(new Figure("requests_in_flight", "loomylin_requests_in_flight"),
+            new Figure("admission_in_flight", "loomylin_admission_in_flight"), new Figure("admission_queued", "loomylin_admission_queued"),
+            new Figure("pool_queued", "loomylin_pool_queued_tasks"), new Figure("tasks_running", "loomylin_pool_tasks_running"),
+            new Figure("tasks_waiting", "loomylin_pool_tasks_waiting"), new Figure("carrier_utilisation", "loomylin_virtual_thread_carrier_utilisation"),
+            new Figure("carrier_queued", "loomylin_virtual_threads_queued"), new Figure("os_threads", "loomylin_os_threads", "owner", "total"));
+    static final String SERIES_HEADER = "t_s," + String.join(",", FIGURES.stream().map(Figure::column).toList());
 
     private final URI url;
     private final java.util.List<String> series = new java.util.ArrayList<>();
@@ -78,11 +86,8 @@ final class QueueSampler implements AutoCloseable {
             tasksWaiting = Math.max(tasksWaiting, max(m, "loomylin_pool_tasks_waiting"));
             carrierQueued = Math.max(carrierQueued, max(m, "loomylin_virtual_threads_queued"));
             heapUsed = Math.max(heapUsed, heap(m));
-            series.add(String.join(",", loomylin.lab.engine.run.RunResult.fixed((System.nanoTime() - startNanos) / 1e9, 2),
-                    figure(m, "loomylin_requests_in_flight"), figure(m, "loomylin_admission_in_flight"), figure(m, "loomylin_admission_queued"),
-                    figure(m, "loomylin_pool_queued_tasks"), figure(m, "loomylin_pool_tasks_running"), figure(m, "loomylin_pool_tasks_waiting"),
-                    figure(m, "loomylin_virtual_thread_carrier_utilisation"), figure(m, "loomylin_virtual_threads_queued"),
-                    figure(m, "loomylin_os_threads", "owner", "total")));
+            series.add(loomylin.lab.engine.run.RunResult.fixed((System.nanoTime() - startNanos) / 1e9, 2) + ","
+                    + String.join(",", FIGURES.stream().map(f -> figure(m, f.metric(), f.label())).toList()));
         }
     }
 

@@ -15,6 +15,8 @@ import java.util.Map;
 import java.util.function.ToDoubleFunction;
 import javax.imageio.ImageIO;
 import loomylin.lab.engine.output.Provenance;
+import loomylin.lab.engine.result.Column;
+import loomylin.lab.engine.result.Table;
 import loomylin.lab.experiment.connections.ConnectionsBench.Row;
 import loomylin.lab.engine.load.Client;
 import loomylin.lab.engine.output.Spread;
@@ -47,16 +49,18 @@ public final class ConnectionsReport {
             new Metric("peak VSZ", "MB", r -> r.peakVszKb() / 1024.0),
             new Metric("peak OS threads", "threads", Row::peakThreads));
 
+    /** connections.csv: a row per client run. */
+    static final Table<Row> TABLE = Table.written(List.of(Column.text("model", Row::model), Column.integer("connections", Row::connections),
+            Column.integer("repeat", Row::repeat), Column.whole("completed", Row::completed), Column.fixed("throughput_rps", 1, Row::throughput),
+            Column.fixed("cpu_s", 2, Row::cpuS), Column.fixed("cpu_per_request_ms", 4, Row::cpuPerRequestMs), Column.whole("peak_rss_kb", Row::peakRssKb),
+            Column.whole("peak_vsz_kb", Row::peakVszKb), Column.integer("peak_threads", Row::peakThreads), Column.whole("lost", Row::lost),
+            Column.whole("unfinished", Row::unfinished), Column.quoted("error", Row::error)));
+
     private ConnectionsReport() {
     }
 
     public static void write(Path dir, Provenance provenance, int durationS, List<Row> rows) throws IOException {
-        StringBuilder csv = new StringBuilder("model,connections,repeat,completed,throughput_rps,cpu_s,cpu_per_request_ms,peak_rss_kb,peak_vsz_kb,peak_threads,lost,unfinished,error\n");
-        for (Row r : rows)
-            csv.append(String.format(Locale.ROOT, "%s,%d,%d,%d,%.1f,%.2f,%.4f,%d,%d,%d,%d,%d,%s%n", r.model(), r.connections(), r.repeat(), r.completed(),
-                    r.throughput(), r.cpuS(), r.cpuPerRequestMs(), r.peakRssKb(), r.peakVszKb(), r.peakThreads(), r.lost(), r.unfinished(),
-                    r.error() == null ? "" : "\"" + r.error().replace("\"", "'") + "\""));
-        Files.writeString(dir.resolve("connections.csv"), csv);
+        Files.writeString(dir.resolve("connections.csv"), TABLE.text(rows));
         List<Cell> cells = cells(rows);
         Files.writeString(dir.resolve("connections.md"), markdown(provenance, durationS, cells));
         chart(dir.resolve("connections.png"), cells);

@@ -1,5 +1,7 @@
 package loomylin.lab.experiment.crossover;
 
+import loomylin.lab.engine.result.Column;
+import loomylin.lab.engine.result.Table;
 import loomylin.lab.engine.run.FixedLoad;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -96,8 +98,28 @@ public final class Crossover {
     /** One run: the cell, the load, who served it, what it measured; {@code failure} non-empty when it measured nothing. */
     public record Row(int invocation, Grid.Cell cell, int iterations, int connections, Phase phase, Role role, PoolKind pool, int round, Instant start,
                       Instant end, double load1, FixedLoad.Window w, String failure) {
-        public static final List<String> COLUMNS = FixedLoad.columns(List.of(Invocations.COLUMN, "cell", "wait", "wait_ms", "cpu_ms", "cpu_iterations",
-                "connections", "phase", "role", "pool", "round", "start", "end", "load1"));
+        private static final Column<Row, Integer> INVOCATION = Column.integer(Invocations.COLUMN, Row::invocation);
+        private static final Column<Row, Grid.Cell> CELL = new Column<>("cell", Row::cell, Grid.Cell::label, Grid.Cell::parse, null);
+        private static final Column<Row, Integer> ITERATIONS = Column.integer("cpu_iterations", Row::iterations);
+        private static final Column<Row, Integer> CONNECTIONS = Column.integer("connections", Row::connections);
+        private static final Column<Row, Phase> PHASE = new Column<>("phase", Row::phase, p -> p.label, Phase::parse, null);
+        private static final Column<Row, Role> ROLE = new Column<>("role", Row::role, r -> r.label, Role::parse, null);
+        private static final Column<Row, PoolKind> POOL = new Column<>("pool", Row::pool, PoolKind::toString, PoolKind::parse, null);
+        private static final Column<Row, Integer> ROUND = Column.integer("round", Row::round);
+        private static final Column<Row, Instant> START = new Column<>("start", Row::start, Instant::toString, Instant::parse, null);
+        private static final Column<Row, Instant> END = new Column<>("end", Row::end, Instant::toString, Instant::parse, null);
+        private static final Column<Row, Double> LOAD1 = Column.fixed("load1", 2, Row::load1);
+        private static final Column<Row, String> FAILURE = Column.quoted("failure", Row::failure);
+        /** crossover.csv: the run, its cell spelled out (the wait and CPU the cell's label names), its window, its failure. */
+        public static final Table<Row> TABLE = new Table<>(java.util.stream.Stream.of(List.of(INVOCATION, CELL,
+                        Column.<Row>text("wait", r -> r.cell.kind().label), Column.<Row>integer("wait_ms", r -> r.cell.waitMs()),
+                        Column.<Row>text("cpu_ms", r -> Grid.number(r.cell.cpuMs())), ITERATIONS, CONNECTIONS, PHASE, ROLE, POOL, ROUND, START, END, LOAD1),
+                Column.of(FixedLoad.Window.COLUMNS, Row::w), List.of(FAILURE)).<Column<Row, ?>>flatMap(List::stream).toList(), Row::read);
+
+        private static Row read(Table.Fields f) {
+            return new Row(f.get(INVOCATION), f.get(CELL), f.get(ITERATIONS), f.get(CONNECTIONS), f.get(PHASE), f.get(ROLE), f.get(POOL), f.get(ROUND),
+                    f.get(START), f.get(END), f.get(LOAD1), FixedLoad.Window.read(f), f.get(FAILURE));
+        }
 
         public boolean failed() {
             return !failure.isEmpty();
@@ -110,19 +132,6 @@ public final class Crossover {
         /** Server CPU per answer over the window. */
         public double cpuMs() {
             return w.cpuMsPerRequest();
-        }
-
-        String csvLine() {
-            return FixedLoad.csvLine(List.of(Integer.toString(invocation), cell.label(), cell.kind().label, Integer.toString(cell.waitMs()),
-                    Grid.number(cell.cpuMs()), Integer.toString(iterations), Integer.toString(connections), phase.label, role.label, pool.toString(),
-                    Integer.toString(round), start.toString(), end.toString(), FixedLoad.fixed(load1, 2)), w, failure);
-        }
-
-        static Row fromCsv(Map<String, String> f) {
-            return new Row(Integer.parseInt(f.get(Invocations.COLUMN)), Grid.Cell.parse(f.get("cell")), Integer.parseInt(f.get("cpu_iterations")),
-                    Integer.parseInt(f.get("connections")), Phase.parse(f.get("phase")), Role.parse(f.get("role")), PoolKind.parse(f.get("pool")),
-                    Integer.parseInt(f.get("round")), Instant.parse(f.get("start")), Instant.parse(f.get("end")), FixedLoad.number(f.get("load1")),
-                    FixedLoad.Window.fromCsv(f), f.get("failure") == null ? "" : f.get("failure"));
         }
     }
 
@@ -190,8 +199,8 @@ public final class Crossover {
         try {
             Files.createDirectories(dir);
             Path csv = dir.resolve(CSV);
-            int invocation = Invocations.next(csv, String.join(",", Row.COLUMNS));
-            List<Row> earlier = Invocations.rows(csv).stream().map(Row::fromCsv).toList();
+            int invocation = Invocations.next(csv, Row.TABLE.header());
+            List<Row> earlier = Row.TABLE.read(csv);
             Path log = dir.resolve("servers.log");
             if (!Files.exists(log)) Files.writeString(log, "");
             out.printf("bench: preset %s, invocation %d, calibrating /mixed's CPU work%n", NAME, invocation);
@@ -282,7 +291,7 @@ public final class Crossover {
         } finally {
             if (server != null) server.close();
         }
-        Files.writeString(at.csv(), row.csvLine(), StandardOpenOption.APPEND);
+        Files.writeString(at.csv(), Row.TABLE.line(row) + "\n", StandardOpenOption.APPEND);
         return row;
     }
 

@@ -54,7 +54,7 @@ public final class CrossoverReport {
         if (!Files.exists(csv)) throw new UsageError("--rerender: no " + Crossover.CSV + " in " + dir);
         List<Row> rows;
         try {
-            rows = Invocations.rows(csv).stream().map(Row::fromCsv).toList();
+            rows = Row.TABLE.read(csv);
         } catch (IOException e) {
             throw new StartupFailure("bench: " + e.getMessage());
         } catch (RuntimeException e) {
@@ -175,7 +175,7 @@ public final class CrossoverReport {
             Optional<PoolKind> best = best(rows, cell);
             for (Row r : rows.stream().filter(r -> r.phase() == Phase.SWEEP && r.cell().equals(cell)).toList()) {
                 md.append(String.format(Locale.ROOT, "| %s | %d | %d | `%s` | %s | %s | %s | %s |%n", cell.label(), r.w().offeredRps(), r.connections(),
-                        r.pool(), FixedLoad.fixed(r.cpuMs(), 4), FixedLoad.fixed(r.w().p99Ms(), 1),
+                        r.pool(), loomylin.lab.engine.result.Column.fixed(r.cpuMs(), 4), loomylin.lab.engine.result.Column.fixed(r.w().p99Ms(), 1),
                         r.failed() ? "failed: " + r.failure() : r.decides() ? "yes" : "no: " + String.join(", ", r.w().marks()),
                         best.isPresent() && best.get().equals(r.pool()) ? "**best**" : ""));
             }

@@ -1,6 +1,8 @@
 package loomylin.lab.experiment.crossover;
 
 import loomylin.lab.engine.run.Shapes;
+import loomylin.lab.engine.result.Column;
+import loomylin.lab.engine.result.Table;
 import loomylin.lab.engine.run.FixedLoad;
 import loomylin.lab.engine.Runner;
 import loomylin.lab.engine.output.Invocations;
@@ -91,7 +93,22 @@ public final class Floor {
     /** One run: what it asked and what it measured; {@code failure} non-empty when it measured nothing. */
     public record Row(int invocation, Layer layer, PoolKind pool, int round, Instant start, Instant end, double load1, FixedLoad.Window w,
                       String failure) {
-        public static final List<String> COLUMNS = FixedLoad.columns(List.of(Invocations.COLUMN, "layer", "pool", "round", "start", "end", "load1"));
+        private static final Column<Row, Integer> INVOCATION = Column.integer(Invocations.COLUMN, Row::invocation);
+        private static final Column<Row, Layer> LAYER = new Column<>("layer", Row::layer, l -> l.label, Layer::parse, null);
+        private static final Column<Row, PoolKind> POOL = new Column<>("pool", Row::pool, PoolKind::toString, PoolKind::parse, null);
+        private static final Column<Row, Integer> ROUND = Column.integer("round", Row::round);
+        private static final Column<Row, Instant> START = new Column<>("start", Row::start, Instant::toString, Instant::parse, null);
+        private static final Column<Row, Instant> END = new Column<>("end", Row::end, Instant::toString, Instant::parse, null);
+        private static final Column<Row, Double> LOAD1 = Column.fixed("load1", 2, Row::load1);
+        private static final Column<Row, String> FAILURE = Column.quoted("failure", Row::failure);
+        /** floor.csv: the run, its window, its failure. */
+        public static final Table<Row> TABLE = new Table<>(java.util.stream.Stream.of(List.of(INVOCATION, LAYER, POOL, ROUND, START, END, LOAD1),
+                Column.of(FixedLoad.Window.COLUMNS, Row::w), List.of(FAILURE)).<Column<Row, ?>>flatMap(List::stream).toList(), Row::read);
+
+        private static Row read(Table.Fields f) {
+            return new Row(f.get(INVOCATION), f.get(LAYER), f.get(POOL), f.get(ROUND), f.get(START), f.get(END), f.get(LOAD1), FixedLoad.Window.read(f),
+                    f.get(FAILURE));
+        }
 
         public boolean failed() {
             return !failure.isEmpty();
@@ -152,7 +169,7 @@ public final class Floor {
         String intro = String.format(Locale.ROOT, "%d pools x %d layers, oha open loop at %d req/s over %d connections, %d s windows after settling"
                         + " warm-up slices of %d s and %d s idle, about %d minutes", o.pools().size(), o.layers().size(), o.rate(), o.connections(), o.measureS(),
                 o.slice().toSeconds(), idle.toSeconds(), (cells.size() * o.rounds() * perRun + 59) / 60);
-        Runner.Plan<Row> plan = new Runner.Plan<>("preset " + NAME, dir, CSV, Row.COLUMNS, FloorReport::csvLine, 1, o.rounds(),
+        Runner.Plan<Row> plan = new Runner.Plan<>("preset " + NAME, dir, CSV, Row.TABLE, 1, o.rounds(),
                 Map.of("oha", ClientBinary.version(Client.OHA, oha)), Map.of("server", Provenance.ALL_CPUS, "client", Provenance.ALL_CPUS), commandLine, intro);
         new Runner<>(plan, new Runner.Experiment<Cell, Row>() {
             @Override

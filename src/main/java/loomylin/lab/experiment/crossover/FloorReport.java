@@ -5,11 +5,9 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.function.ToDoubleFunction;
 import loomylin.lab.experiment.crossover.Floor.Layer;
 import loomylin.lab.experiment.crossover.Floor.Row;
@@ -33,23 +31,12 @@ public final class FloorReport {
     private FloorReport() {
     }
 
-    static String csvLine(Row r) {
-        return FixedLoad.csvLine(List.of(Integer.toString(r.invocation()), r.layer().label, r.pool().toString(), Integer.toString(r.round()),
-                r.start().toString(), r.end().toString(), FixedLoad.fixed(r.load1(), 2)), r.w(), r.failure());
-    }
-
-    static Row fromCsv(Map<String, String> f) {
-        return new Row(Integer.parseInt(f.get(Invocations.COLUMN)), Layer.parse(f.get("layer")), PoolKind.parse(f.get("pool")),
-                Integer.parseInt(f.get("round")), Instant.parse(f.get("start")), Instant.parse(f.get("end")), FixedLoad.number(f.get("load1")),
-                FixedLoad.Window.fromCsv(f), f.get("failure"));
-    }
-
     /** Writes floor.md again from {@code dir}'s floor.csv; measures nothing. */
     static Path rerender(Path dir, String commandLine, PrintStream out) {
         Path csv = dir.resolve(Floor.CSV);
         if (!Files.exists(csv)) throw new UsageError("--rerender: no " + Floor.CSV + " in " + dir);
         try {
-            List<Row> rows = Invocations.rows(csv).stream().map(FloorReport::fromCsv).toList();
+            List<Row> rows = Row.TABLE.read(csv);
             Files.writeString(dir.resolve(Floor.REPORT), report(rows));
             out.printf("bench: %s written from %d runs in %s%n", dir.resolve(Floor.REPORT), rows.size(), csv);
             return dir;

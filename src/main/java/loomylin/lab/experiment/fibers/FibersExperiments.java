@@ -25,6 +25,8 @@ import loomylin.lab.engine.output.Provenance;
 import loomylin.lab.engine.run.PresetOptions;
 import loomylin.lab.engine.process.ChildProcesses;
 import loomylin.lab.engine.run.FreePort;
+import loomylin.lab.engine.result.Column;
+import loomylin.lab.engine.result.Table;
 import loomylin.lab.engine.run.RunResult;
 import loomylin.lab.engine.run.ServerProcess;
 import loomylin.lab.engine.run.Windows;
@@ -63,9 +65,12 @@ public final class FibersExperiments {
     public static final String DURATION = Windows.DECIDING_CLOSED_S + "s";
     public static final String WARMUP = "8s";
     public static final String HEAP = "1g";
-    /** seed004.csv's columns; a run's {@code window_s} is its hey -z, {@code duration_s} hey's wall time. */
-    public static final List<String> COLUMNS = List.of("experiment", "request_ms", "concurrency", "pool", "query", "ok", "errors", "rps",
-            "p50_ms", "p99_ms", "failure", "window_s", "duration_s", "steal_pct", "too_short");
+    /** seed004.csv: a row per run; its {@code window_s} is hey's -z, {@code duration_s} hey's wall time. */
+    public static final Table<Row> TABLE = Table.written(List.of(Column.integer("experiment", Row::experiment), Column.integer("request_ms", Row::ms),
+            Column.integer("concurrency", Row::concurrency), Column.text("pool", Row::pool), Column.text("query", Row::query), Column.integer("ok", Row::ok),
+            Column.integer("errors", Row::errors), Column.fixed("rps", 1, Row::rps), Column.fixed("p50_ms", 2, Row::p50Ms), Column.fixed("p99_ms", 2, Row::p99Ms),
+            Column.quoted("failure", Row::failure), Column.integer("window_s", Row::windowS), Column.fixed("duration_s", 2, Row::seconds),
+            Column.fixed("steal_pct", 1, Row::stealPct), Column.flag("too_short", Row::tooShort)));
     /** Server start, warm-up slack and stop, per run, for the estimate printed at the start. */
     public static final int OVERHEAD_S = 10;
 
@@ -161,7 +166,7 @@ public final class FibersExperiments {
                     calibration.iterationsPerMs(), calibration.fileBytesPerMs());
             List<Row> rows = new ArrayList<>();
             Path csv = dir.resolve("seed004.csv");
-            Files.writeString(csv, String.join(",", COLUMNS) + "\n");
+            Files.writeString(csv, TABLE.header() + "\n");
             int n = 0;
             for (int e = 0; e < EXPERIMENTS.size(); e++) {
                 for (int ms : REQUEST_MS) {
@@ -172,7 +177,7 @@ public final class FibersExperiments {
                             int windowS = Windows.closedS((int) seconds(duration), ms);
                             Row row = one(e + 1, ms, c, pool, query, twin, heap, hey, warmup, windowS, timeoutS, serversLog);
                             rows.add(row);
-                            Files.writeString(csv, csvLine(row), java.nio.file.StandardOpenOption.APPEND);
+                            Files.writeString(csv, TABLE.line(row) + "\n", java.nio.file.StandardOpenOption.APPEND);
                             out.printf("bench: %d/%d exp %d %d ms c=%d %s: %s%n", n, runs, e + 1, ms, c, pool,
                                     row.failure() != null ? "N/A (" + row.failure() + ")" : String.format(Locale.ROOT, "%.1f req/s, %d errors in %d s%s", row.rps(),
                                             row.errors(), row.windowS(), row.tooShort() ? "  TOO SHORT" : ""));
@@ -242,13 +247,6 @@ public final class FibersExperiments {
             Files.deleteIfExists(csv);
             Files.deleteIfExists(err);
         }
-    }
-
-    private static String csvLine(Row r) {
-        return String.join(",", Integer.toString(r.experiment()), Integer.toString(r.ms()), Integer.toString(r.concurrency()), r.pool(),
-                r.query(), Integer.toString(r.ok()), Integer.toString(r.errors()), RunResult.fixed(r.rps(), 1), RunResult.fixed(r.p50Ms(), 2),
-                RunResult.fixed(r.p99Ms(), 2), r.failure() == null ? "" : "\"" + r.failure().replace("\"", "'") + "\"",
-                Integer.toString(r.windowS()), RunResult.fixed(r.seconds(), 2), RunResult.fixed(r.stealPct(), 1), Boolean.toString(r.tooShort())) + "\n";
     }
 
     /** A flag's comma-separated items, or {@code fallback} when it is not given. */

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import loomylin.lab.engine.measure.JvmCpu;
+import loomylin.lab.engine.result.Table;
 import org.junit.jupiter.api.Test;
 
 /** {@link Warmup}: a fixed-rate warm-up ends when the JIT is quiet and the cost settled, not when the rate is steady. */
@@ -56,12 +57,10 @@ class JitWarmupTest {
     @Test
     void warmthReadsBackFromItsColumns() {
         Warmth w = Warmth.of(Warmup.of(List.of(slice(0.5, 0.01), slice(0.49, 0.0))), new JvmCpu(3, 0.03, 0.3));
-        List<String> fields = w.csv(6_000);
-        assertEquals(List.of("true", "0.00500", "0.05000", "\"0.500;0.490\"", "\"1.0;0.0\""), fields);
-        Map<String, String> row = new java.util.HashMap<>();
-        for (int i = 0; i < Warmth.COLUMNS.size(); i++) row.put(Warmth.COLUMNS.get(i), fields.get(i).replace("\"", ""));
-        Warmth back = Warmth.fromCsv(row, 6_000, 3);
-        assertEquals(w.csv(6_000), back.csv(6_000));
-        assertEquals(Warmth.NONE, Warmth.fromCsv(Map.of(), 6_000, 3), "a row from before the columns");
+        Table<Warmth.Of> table = new Table<>(Warmth.COLUMNS, f -> new Warmth.Of(Warmth.read(f, 6_000, 3), 6_000));
+        String line = table.line(new Warmth.Of(w, 6_000));
+        assertEquals("true,0.00500,0.05000,\"0.500;0.490\",\"1.0;0.0\"", line);
+        assertEquals(line, table.line(table.parse(table.header() + "\n" + line + "\n").getFirst()));
+        assertEquals(Warmth.NONE, Warmth.read(new Table.Fields(Map.of()), 6_000, 3), "a row from before the columns");
     }
 }

@@ -230,4 +230,19 @@ class AdvisePageTest {
         assertEquals(List.of("Nothing flagged: neither the client nor the machine was near its limit in any run."),
                 AdvisePage.limits(List.of(run(LOOM, 600, 600, 60, 0, 10, false))));
     }
+
+    /** advise.csv keeps the committed files' columns, and a failed run's row still names its pool, endpoint and invocation. */
+    @Test
+    void adviseCsvKeepsItsColumns() throws java.io.IOException {
+        var table = Advise.table(PROFILE, Endpoint.parse("mixed?cpu=700&sleep=40&file=0"));
+        assertTrue(loomylin.testing.CommittedCsv.named("advise.csv").stream().anyMatch(f -> {
+            try {
+                return java.nio.file.Files.readString(f).startsWith(table.header() + "\n");
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }), "a committed advise.csv has today's header: " + table.header());
+        String failed = table.line(new AdvisePage.Run(PoolKind.parse("loom"), 450, 2, 1, null, "server \"x\" exited", Double.NaN, Warmth.NONE));
+        assertEquals("1.50,1,,,,,,,loom,mixed?cpu=700&sleep=40&file=0," + ",".repeat(31) + "2" + ",".repeat(8) + "\"server 'x' exited\"", failed);
+    }
 }

@@ -12,6 +12,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import loomylin.lab.bench.BenchFlags;
+import loomylin.lab.engine.run.RunResult;
+import loomylin.lab.engine.run.Timed;
 import loomylin.lab.engine.load.OhaRun;
 import loomylin.server.cli.Flags;
 import loomylin.server.cli.UsageError;
@@ -69,8 +71,8 @@ class AdmissionBenchTest {
         AdmissionBench.Row at34 = new AdmissionBench.Row(2, 1, "loom", "open 2.0x", 34, 68, 2040, 1020, 1020, 0, 34, 1900, 2400, 2400, true, 0.1, null);
         assertEquals(1.0, AdmissionReport.share(at35), 1e-9);
         assertEquals(1.0, AdmissionReport.share(at34), 1e-9);
-        Files.writeString(dir.resolve("admission.csv"), AdmissionReport.CSV_HEADER + "\n" + AdmissionReport.csvLine(at35, "s", "e", "1.0") + "\n"
-                + AdmissionReport.csvLine(at34, "s", "e", "1.0") + "\n");
+        RunResult.When when = new RunResult.When("s", "e", "1.0");
+        Files.writeString(dir.resolve("admission.csv"), AdmissionReport.TABLE.text(List.of(new Timed<>(at35, when), new Timed<>(at34, when))));
         AdmissionReport.writeBody(dir, "# Admission\n\nthe head, kept\n\n", List.of(at35), java.time.Duration.ofSeconds(30));
         AdmissionBench.rerender(dir, java.time.Duration.ofSeconds(30), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
         String md = Files.readString(dir.resolve("admission.md"));
@@ -103,9 +105,9 @@ class AdmissionBenchTest {
         AdmissionBench.run(Flags.parse(args, BenchFlags.FLAGS, Map.of()), "bench " + String.join(" ", args), new PrintStream(log, true, StandardCharsets.UTF_8));
 
         List<String> csv = Files.readAllLines(out.resolve("admission.csv"));
-        assertEquals(AdmissionReport.CSV_HEADER, csv.get(0));
+        assertEquals(AdmissionReport.TABLE.header(), csv.get(0));
         assertEquals(1 + 4, csv.size(), String.join("\n", csv));
-        List<String> header = List.of(AdmissionReport.CSV_HEADER.split(","));
+        List<String> header = AdmissionReport.TABLE.columnNames();
         for (String line : csv.subList(1, csv.size())) {
             String[] f = line.split(",(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)", -1);
             assertEquals(header.size(), f.length, line);
@@ -120,10 +122,14 @@ class AdmissionBenchTest {
         Map<?, ?> provenance = (Map<?, ?>) Json.parse(Files.readString(out.resolve("provenance.json")));
         assertTrue(String.valueOf(provenance.get("command")).contains("--preset admission"), provenance.toString());
         assertTrue(log.toString(StandardCharsets.UTF_8).contains("bench: done"), log.toString(StandardCharsets.UTF_8));
-        List<AdmissionBench.Row> back = loomylin.lab.engine.output.Invocations.rows(out.resolve("admission.csv")).stream().map(AdmissionReport::fromCsv).toList();
+        var back = AdmissionReport.TABLE.read(out.resolve("admission.csv"));
         assertEquals(4, back.size());
-        String[] first = csv.get(1).split(",", -1);
-        assertEquals(csv.get(1), AdmissionReport.csvLine(back.get(0), first[header.indexOf("started")], first[header.indexOf("ended")],
-                first[header.indexOf("load_average")]), "a row read back writes the same line");
+        assertEquals(csv.get(1), AdmissionReport.TABLE.line(back.getFirst()), "a row read back writes the same line");
+    }
+
+    /** Every committed admission.csv reads back and writes the same. */
+    @Test
+    void theCommittedResultsReadBack() {
+        loomylin.testing.CommittedCsv.assertRoundTrips(AdmissionReport.TABLE, "admission.csv");
     }
 }

@@ -72,9 +72,9 @@ class BoundTest {
         Bound.run(Flags.parse(args, BenchFlags.FLAGS, Map.of()), "bench " + String.join(" ", args), new PrintStream(log, true, StandardCharsets.UTF_8));
 
         List<String> csv = Files.readAllLines(out.resolve("bound.csv"));
-        assertEquals(BoundReport.CSV_HEADER, csv.get(0));
+        assertEquals(BoundReport.TABLE.header(), csv.get(0));
         assertEquals(1 + 3 * 2, csv.size(), "three loads, without and with the limit: " + String.join("\n", csv));
-        List<String> header = List.of(BoundReport.CSV_HEADER.split(","));
+        List<String> header = BoundReport.TABLE.columnNames();
         for (String line : csv.subList(1, csv.size())) {
             String[] f = line.split(",(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)", -1);
             assertEquals(header.size(), f.length, line);
@@ -107,5 +107,11 @@ class BoundTest {
         Map<?, ?> provenance = (Map<?, ?>) Json.parse(Files.readString(out.resolve("provenance.json")));
         assertTrue(String.valueOf(provenance.get("command")).contains("--preset bound"), provenance.toString());
         assertTrue(log.toString(StandardCharsets.UTF_8).contains("bench: done"), log.toString(StandardCharsets.UTF_8));
+    }
+
+    /** Every committed bound.csv reads back and writes the same. */
+    @Test
+    void theCommittedResultsReadBack() {
+        loomylin.testing.CommittedCsv.assertRoundTrips(BoundReport.TABLE, "bound.csv");
     }
 }

@@ -15,6 +15,8 @@ import java.util.Map;
 import loomylin.lab.bench.BenchFlags;
 import loomylin.lab.engine.output.Invocations;
 import loomylin.lab.engine.output.Provenance;
+import loomylin.lab.engine.run.RunResult;
+import loomylin.lab.engine.run.Timed;
 import loomylin.server.cli.Flags;
 import loomylin.server.cli.UsageError;
 import loomylin.testing.IntegrationTest;
@@ -29,13 +31,20 @@ class DbBenchTest {
                 0.205, 22.5, 0, 960, 1000, 10, 31, 412.4, -1, 3900, clientLimited, null);
     }
 
+    private static final RunResult.When WHEN = new RunResult.When("2026-11-26T11:00:00Z", "2026-11-26T11:00:40Z", "1.50");
+
     @Test
-    void aRowReadBackWritesTheSameLine() throws Exception {
-        DbBench.Row r = row(2, "loom", false, 97.5);
-        String line = DbReport.csvLine(r, "2026-11-26T11:00:00Z", "2026-11-26T11:00:40Z", "1.50");
-        List<Map<String, String>> parsed = loomylin.server.cli.Csv.parse(DbReport.CSV_HEADER + "\n" + line + "\n");
-        assertEquals(line, DbReport.csvLine(DbReport.fromCsv(parsed.get(0)), "2026-11-26T11:00:00Z", "2026-11-26T11:00:40Z", "1.50"));
-        assertEquals(List.of(DbReport.CSV_HEADER.split(",")).size(), line.split(",", -1).length);
+    void aRowReadBackWritesTheSameLine() {
+        Timed<DbBench.Row> r = new Timed<>(row(2, "loom", false, 97.5), WHEN);
+        String text = DbReport.TABLE.text(List.of(r));
+        assertEquals(List.of(r), DbReport.TABLE.parse(text));
+        assertEquals(text, DbReport.TABLE.text(DbReport.TABLE.parse(text)));
+    }
+
+    /** Every committed db.csv reads back and writes the same (older ones, without peak_rss_mb, every field they have). */
+    @Test
+    void theCommittedResultsReadBack() {
+        loomylin.testing.CommittedCsv.assertRoundTrips(DbReport.TABLE, "db.csv");
     }
 
     @Test
@@ -61,9 +70,9 @@ class DbBenchTest {
     /** A db.csv written before memory was recorded reads without it, and its cell says so with "-". */
     @Test
     void aRunRecordedBeforeMemoryReadsWithoutIt(@TempDir Path dir) throws Exception {
-        String header = DbReport.CSV_HEADER.replace(",peak_rss_mb", "");
-        String line = DbReport.csvLine(row(1, "loom", false, 97), "2026-11-26T11:00:00Z", "2026-11-26T11:00:40Z", "1.50");
-        DbBench.Row old = DbReport.fromCsv(loomylin.server.cli.Csv.parse(header + "\n" + line.substring(0, line.lastIndexOf(',')) + "\n").get(0));
+        String header = DbReport.TABLE.header().replace(",peak_rss_mb", "");
+        String line = DbReport.TABLE.line(new Timed<>(row(1, "loom", false, 97), WHEN));
+        DbBench.Row old = DbReport.TABLE.parse(header + "\n" + line.substring(0, line.lastIndexOf(',')) + "\n").getFirst().row();
         assertTrue(Double.isNaN(old.peakRssMb()), old.toString());
         DbReport.write(dir, "# t\n\n", List.of(old), Duration.ofSeconds(30), DbBench.Setup.DEFAULT);
         assertTrue(Files.readString(dir.resolve("db.md")).contains("| 31 | - |"), Files.readString(dir.resolve("db.md")));
@@ -100,8 +109,7 @@ class DbBenchTest {
         assertTrue(md.contains("](db.png)") && Files.size(dir.resolve("db.png")) > 10_000, "the chart is drawn and shown");
         Files.delete(dir.resolve("db.png"));
         Flags rerender = Flags.parse(new String[] {"--preset", "db", "--rerender", "--out", dir.toString()}, BenchFlags.FLAGS, Map.of());
-        Files.writeString(dir.resolve("db.csv"), DbReport.CSV_HEADER + "\n" + rows.stream()
-                .map(r -> DbReport.csvLine(r, "2026-11-26T11:00:00Z", "2026-11-26T11:00:40Z", "1.5")).collect(java.util.stream.Collectors.joining("\n")) + "\n");
+        Files.writeString(dir.resolve("db.csv"), DbReport.TABLE.text(rows.stream().map(r -> new Timed<>(r, WHEN)).toList()));
         DbBench.run(rerender, "test", new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
         assertEquals(md, Files.readString(dir.resolve("db.md")), "--rerender writes the same report from db.csv, provenance kept");
         assertTrue(Files.exists(dir.resolve("db.png")));

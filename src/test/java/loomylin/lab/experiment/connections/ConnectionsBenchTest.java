@@ -55,4 +55,12 @@ class ConnectionsBenchTest {
         UsageError e = assertThrows(UsageError.class, () -> ConnectionsBench.levels("19001", OptionalLong.of(20_000)));
         assertTrue(e.getMessage().contains("from 1 to 19000"), e.getMessage());
     }
+
+    /** connections.csv is written as the committed file spells it: its header, and its first run's line. */
+    @Test
+    void aRunIsWrittenAsTheCommittedFileSpellsIt() throws java.io.IOException {
+        List<String> committed = Files.readAllLines(loomylin.testing.CommittedCsv.named("connections.csv").getFirst());
+        ConnectionsBench.Row first = new ConnectionsBench.Row("nio", 100, 1, 1000, 98.9, 0.14, 0, 0, 59004, 8945640, 19, null);
+        assertEquals(committed.subList(0, 2), List.of(ConnectionsReport.TABLE.header(), ConnectionsReport.TABLE.line(first)));
+    }
 }

@@ -69,9 +69,9 @@ class FloorReportTest {
     @Test
     void aRowSurvivesTheCsv() {
         Row r = run(2, 3, Layer.LOOMYLIN_CACHE, 0.02, true, false);
-        String header = String.join(",", Row.COLUMNS) + "\n";
-        Map<String, String> fields = Csv.parse(header + FloorReport.csvLine(r)).get(0);
-        assertEquals(r, FloorReport.fromCsv(fields));
+        String text = Row.TABLE.text(List.of(r));
+        Map<String, String> fields = Csv.parse(text).get(0);
+        assertEquals(List.of(r), Row.TABLE.parse(text));
         assertEquals("true", fields.get("decides"));
     }
 }

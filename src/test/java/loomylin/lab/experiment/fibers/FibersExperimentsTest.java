@@ -116,10 +116,10 @@ class FibersExperimentsTest {
 
         List<String> csv = Files.readAllLines(out.resolve("seed004.csv"));
         assertEquals(1 + FibersExperiments.EXPERIMENTS.size() * FibersExperiments.REQUEST_MS.size(), csv.size(), String.join("\n", csv));
-        assertEquals(String.join(",", FibersExperiments.COLUMNS), csv.get(0));
+        assertEquals(FibersExperiments.TABLE.header(), csv.get(0));
         for (String row : csv.subList(1, csv.size())) {
             String[] f = row.split(",", -1);
-            assertEquals(FibersExperiments.COLUMNS.size(), f.length, row);
+            assertEquals(FibersExperiments.TABLE.columnNames().size(), f.length, row);
             assertEquals("1", f[11], "a 1 s window asked for stays 1 s: " + row);
             assertEquals("true", f[14], "a few hundred answers over 4 clients decide nothing: " + row);
             assertEquals("loom", f[3], row);
@@ -138,5 +138,14 @@ class FibersExperimentsTest {
         assertTrue(provenance.contains("\"hey\"") && provenance.contains("\"command\""), provenance);
         assertTrue(provenance.contains("\"duration_s\""), "the finished bench says how long it took: " + provenance);
         assertTrue(log.toString(StandardCharsets.UTF_8).contains("bench: done"), log.toString(StandardCharsets.UTF_8));
+    }
+
+    /** seed004.csv is written as the committed file spells it: its header, and its first run's line. */
+    @Test
+    void aRunIsWrittenAsTheCommittedFileSpellsIt() throws java.io.IOException {
+        List<String> committed = java.nio.file.Files.readAllLines(loomylin.testing.CommittedCsv.named("seed004.csv").getFirst());
+        FibersExperiments.Row first = new FibersExperiments.Row(1, 10, 100, "loom", "mixed?cpu=2699&sleep=8&file=3926492", 13053, 0, 644.6, 151.80, 249.20,
+                null, 20, 20.25, 0.0);
+        assertEquals(committed.subList(0, 2), List.of(FibersExperiments.TABLE.header(), FibersExperiments.TABLE.line(first)));
     }
 }
