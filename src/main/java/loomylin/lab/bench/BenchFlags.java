@@ -35,6 +35,7 @@ public final class BenchFlags {
             new Flags.Flag("loads", "LOOP,LOOP,...", null, "admission only: which loads to offer, of open (1.2x and 2x the sized rate), closed (re-sending every 503 at once) and retry-after (waiting as each 503 asks); default all three"),
             new Flags.Flag("db-pools", "N,N,...", null, "db only: the servers' database pool sizes (default " + loomylin.lab.experiment.bound.DbBench.DB_POOLS + ")"),
             new Flags.Flag("db-client", "jdbc|vertx", null, "db only: read through JDBC on the request's thread (/db-blocking, the default) or Vert.x's non-blocking client (/db-async)"),
+            new Flags.Flag("limits", "LIMIT,LIMIT,...", null, "admission only: the limits to compare in front of each pool, of fixed (sized by Little's law on the cores), auto[:gradient2|vegas|aimd] (the adaptive limit) and none; default fixed"),
             new Flags.Flag("max-in-flight", "N", null, "db only: every server admits N requests at once, the rest wait for a slot as long as for a connection, then 503 (default: no limit)"),
             new Flags.Flag("max-in-flight-wait-ms", "MS", null, "db only, with --max-in-flight: how long a request waits for a slot before its 503 (default: as long as for a connection, 1000)"),
             new Flags.Flag("endpoints", "ROUTE[?QUERY],...", null, "endpoints to load, query kept, e.g. wait-blocking?ms=1000 (default: the preset's)"),

@@ -19,10 +19,19 @@ class CpuTimesTest {
     void stealIsItsShareOfAllTheTimeThatPassed() {
         CpuTimes before = CpuTimes.parse(BEFORE);
         CpuTimes after = CpuTimes.parse(AFTER);
-        assertEquals(new CpuTimes(10_000, 400), before);
+        assertEquals(new CpuTimes(10_000, 400, 8040), before);
         // 600 user + 200 system + 500 idle + 100 steal passed; 100 of 1400 stolen
         assertEquals(100.0 * 100 / 1400, after.stealPctSince(before), 1e-9);
         assertTrue(Double.isNaN(before.stealPctSince(before)), "no time passed: no share");
+    }
+
+    @Test
+    void busyIsTheShareNeitherIdleNorWaitingOnIo() {
+        CpuTimes before = CpuTimes.parse(BEFORE);
+        CpuTimes after = CpuTimes.parse(AFTER);
+        // 1400 ticks passed, 500 of them idle (no I/O wait passed): 900 busy, steal included (the machine was not ours then either)
+        assertEquals(100.0 * 900 / 1400, after.busyPctSince(before), 1e-9);
+        assertTrue(Double.isNaN(before.busyPctSince(before)));
     }
 
     @Test

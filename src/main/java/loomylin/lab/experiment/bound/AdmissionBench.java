@@ -12,6 +12,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.Optional;
+import loomylin.lab.engine.run.ClientLimit;
+import loomylin.server.jetty.MaxInFlight;
+import loomylin.server.proc.CpuTimes;
+import loomylin.server.proc.ProcStat;
 import loomylin.lab.engine.run.Calibration;
 import loomylin.lab.engine.load.Client;
 import loomylin.lab.engine.load.ClientBinary;
@@ -57,7 +62,7 @@ import loomylin.server.proc.ProcReader;
  */
 public final class AdmissionBench {
     public static final String NAME = "admission";
-    public static final Set<String> FLAGS = Set.of("preset", "pools", "loads", "rerender", "duration", "repeat", "heap", "out", "timeout", "twin", "wrk", "oha", "java", "help");
+    public static final Set<String> FLAGS = Set.of("preset", "pools", "loads", "limits", "client-limit", "rerender", "duration", "repeat", "heap", "out", "timeout", "twin", "wrk", "oha", "java", "help");
     public static final List<String> POOLS = List.of("qtp:200", "qtp:64", "loom", "jetty-vtp", "jetty-vtp:64", "qtp-vt:8", "qtp-vtp:8:64");
     /** Open-loop offers as multiples of the sized capacity. */
     public static final List<Double> OPEN_RATES = List.of(1.2, 2.0);
@@ -71,6 +76,12 @@ public final class AdmissionBench {
     public static final double GOAL = 0.8;
     static final int REQUEST_MS = 1000;
     static final int MAX_WAIT_MS = 1000;
+    /** {@code --limits}' default: the limit sized by Little's law on the cores. */
+    static final String FIXED = "fixed";
+    /** {@code --limits}: no limit in front of the pool. */
+    static final String NONE = "none";
+    /** {@code --client-limit}'s default: as busy as this, in percent, the run was not the server's alone ({@link ClientLimit}). */
+    static final int CLIENT_LIMIT_PCT = 90;
 
     /** How a load's clients send: open loop at a rate, closed loop re-sending at once, or closed loop honouring Retry-After. */
     enum Loop {
@@ -94,12 +105,50 @@ public final class AdmissionBench {
      * {@code errors}: requests without an answer (timeouts, failed connections), not counting those a closed-loop
      * window's end aborted; {@code idleBefore}: nothing admitted or queued when the load began.
      */
-    record Row(int invocation, int repeat, String pool, String variant, int limit, int offered, long sent, long ok, long refused, long errors, double goodput,
-               double okP50Ms, double okP99Ms, double allP99Ms, boolean idleBefore, double recoveryS, String failure) {
+    record Row(int invocation, int repeat, String pool, String variant, int limit, String limitKind, int offered, long sent, long ok, long refused, long errors,
+               double goodput, double okP50Ms, double okP99Ms, double allP99Ms, boolean idleBefore, double recoveryS, Split split, String failure) {
 
         boolean recovered() {
             return !Double.isNaN(recoveryS);
         }
+    }
+
+    /**
+     * Where the machine's CPU went during a run's load, as every experiment records it: the server JVM's seconds, its
+     * share of the machine and the machine's busy share (the rest is the client's and anything else's), in percent, and
+     * whether the run was not the server's alone ({@link ClientLimit}: client and server together kept the machine this
+     * busy). {@link #NONE} for runs recorded before the split was (null marks: not known).
+     */
+    record Split(double serverCpuS, double serverPct, double busyPct, Boolean clientLimited) {
+        static final Split NONE = new Split(Double.NaN, Double.NaN, Double.NaN, null);
+
+        static Split of(double serverCpuS, double seconds, int cores, double busyPct, int limitPct) {
+            double serverPct = 100.0 * serverCpuS / (seconds * cores);
+            double otherPct = Math.max(0, busyPct - serverPct);
+            return new Split(serverCpuS, serverPct, busyPct, ClientLimit.of(otherPct, serverPct, cores, cores, true, limitPct));
+        }
+    }
+
+    /** {@code --limits}: fixed, none, or an adaptive {@code auto[:ALGORITHM]} ({@link MaxInFlight}); one line for anything else. */
+    static List<String> limits(Flags flags) {
+        List<String> limits = new ArrayList<>();
+        for (String name : flags.commaList("limits", List.of(FIXED))) {
+            String limit = name.trim();
+            if (!limit.equals(FIXED) && !limit.equals(NONE)) {
+                MaxInFlight parsed = UsageError.parsing(MaxInFlight::parse, limit);
+                if (parsed.algorithm() == null)
+                    throw new UsageError("--limits for admission takes fixed, none and auto[:gradient2|vegas|aimd], got '" + loomylin.server.web.Params.printable(limit) + "'");
+            }
+            if (!limits.contains(limit)) limits.add(limit);
+        }
+        if (limits.isEmpty()) throw new UsageError("--limits lists nothing");
+        return limits;
+    }
+
+    /** The server flags of {@code limit}, the fixed one sized at {@code size}. */
+    static List<String> limitFlags(String limit, int size) {
+        if (limit.equals(NONE)) return List.of();
+        return List.of("--max-in-flight", limit.equals(FIXED) ? Integer.toString(size) : limit, "--max-in-flight-wait-ms", Integer.toString(MAX_WAIT_MS));
     }
 
     /** The loads of these kinds, in {@link Loop}'s order: one per open rate, one closed, one honouring Retry-After. */
@@ -126,11 +175,12 @@ public final class AdmissionBench {
     }
 
     /** The flags {@code --preset admission} reads, read once. */
-    record Options(RunFlags run, List<String> pools, Set<Loop> loops) {
+    record Options(RunFlags run, List<String> pools, Set<Loop> loops, List<String> limits, int clientLimitPct) {
         static Options of(Flags flags) {
             List<String> pools = PresetOptions.poolLabels(flags, POOLS);
             Set<Loop> loops = AdmissionBench.loops(flags);
-            return new Options(RunFlags.read(flags, NAME, WINDOW, REPEAT, CLOSED_CLIENTS), pools, loops);
+            return new Options(RunFlags.read(flags, NAME, WINDOW, REPEAT, CLOSED_CLIENTS), pools, loops, AdmissionBench.limits(flags),
+                    flags.integer("client-limit", CLIENT_LIMIT_PCT, 1, 100));
         }
     }
 
@@ -174,10 +224,11 @@ public final class AdmissionBench {
             Bound.Load cpu = Bound.loads(calibration, cores, List.of(1, CLOSED_CLIENTS, 1), pools).get(1);
             int capacity = cpu.limit() * 1000 / REQUEST_MS;
             List<Variant> variants = variants(loops);
-            int runs = repeat * pools.size() * variants.size();
-            out.printf(Locale.ROOT, "bench: preset %s, %d runs of %d s, about %d minutes; %s, --max-in-flight %d: sized for %d req/s%n", NAME, runs,
+            List<String> limits = o.limits();
+            int runs = repeat * pools.size() * variants.size() * limits.size();
+            out.printf(Locale.ROOT, "bench: preset %s, %d runs of %d s, about %d minutes; %s, --max-in-flight %d: sized for %d req/s; limits %s%n", NAME, runs,
                     window.toSeconds(), (runs * (window.toSeconds() + WARMUP.toSeconds() + Bound.OVERHEAD_S) + 59) / 60, cpu.pathAndQuery(), cpu.limit(),
-                    capacity);
+                    capacity, String.join(", ", limits));
             Path csv = dir.resolve("admission.csv");
             int invocation = Invocations.next(csv, AdmissionReport.TABLE.header());
             List<Row> rows = new ArrayList<>(AdmissionReport.rows(csv));
@@ -185,17 +236,18 @@ public final class AdmissionBench {
             int n = 0;
             for (int r = 1; r <= repeat; r++) {
                 for (String pool : pools) {
-                    for (Variant v : variants) {
+                    for (Variant v : variants) for (String limit : limits) {
                         n++;
                         String started = RunResult.When.now();
-                        Row row = one(invocation, r, cpu, capacity, pool, v, twin, heap, wrk, oha, window, timeoutS, cores, serversLog);
+                        Row row = one(invocation, r, cpu, capacity, pool, v, limit, o.clientLimitPct(), twin, heap, wrk, oha, window, timeoutS, cores, serversLog);
                         rows.add(row);
                         Files.writeString(csv, AdmissionReport.TABLE.line(new Timed<>(row, new RunResult.When(started, RunResult.When.now(), RunResult.When.load1Now()))) + "\n",
                                 StandardOpenOption.APPEND);
-                        out.printf(Locale.ROOT, "bench: %d/%d repeat %d %s %s: %s%n", n, runs, r, pool, v.name(), row.failure() != null ? "N/A (" + row.failure() + ")"
+                        out.printf(Locale.ROOT, "bench: %d/%d repeat %d %s %s %s: %s%n", n, runs, r, pool, v.name(), limit, row.failure() != null ? "N/A (" + row.failure() + ")"
                                 : String.format(Locale.ROOT, "goodput %.1f req/s (%.2f of %d), 2xx p99 %s ms, %d refused, %d errors, %s%s", row.goodput(),
                                 row.goodput() / capacity, capacity, loomylin.lab.engine.run.RunResult.fixed(row.okP99Ms(), 0), row.refused(), row.errors(),
-                                row.recovered() ? "recovered" : "not recovered", row.idleBefore() ? "" : ", NOT IDLE BEFORE THE LOAD"));
+                                row.recovered() ? "recovered" : "not recovered", row.idleBefore() ? "" : ", NOT IDLE BEFORE THE LOAD")
+                                + (Boolean.TRUE.equals(row.split().clientLimited()) ? ", CLIENT-LIMITED" : ""));
                     }
                 }
             }
@@ -210,12 +262,12 @@ public final class AdmissionBench {
         }
     }
 
-    private static Row one(int invocation, int repeat, Bound.Load cpu, int capacity, String pool, Variant v, String twin, String heap, Path wrk, Path oha,
-                           Duration window, int timeoutS, int cores, Path serversLog) throws IOException {
-        Files.writeString(serversLog, "=== invocation " + invocation + " repeat " + repeat + " " + pool + " " + v.name() + "\n", StandardOpenOption.APPEND);
+    private static Row one(int invocation, int repeat, Bound.Load cpu, int capacity, String pool, Variant v, String limit, int clientLimitPct, String twin,
+                           String heap, Path wrk, Path oha, Duration window, int timeoutS, int cores, Path serversLog) throws IOException {
+        Files.writeString(serversLog, "=== invocation " + invocation + " repeat " + repeat + " " + pool + " " + v.name() + " " + limit + "\n", StandardOpenOption.APPEND);
         int adminPort = FreePort.pick();
-        List<String> more = List.of("--admin-port", Integer.toString(adminPort), "--max-in-flight", Integer.toString(cpu.limit()),
-                "--max-in-flight-wait-ms", Integer.toString(MAX_WAIT_MS));
+        List<String> more = new ArrayList<>(List.of("--admin-port", Integer.toString(adminPort)));
+        more.addAll(limitFlags(limit, cpu.limit()));
         URI unused = URI.create("http://" + ServerProcess.HOST + ":1");
         int offered = v.open() ? (int) Math.round(v.rate() * capacity) : 0;
         ServerProcess server = ServerProcess.server(List.of(), pool, twin, heap, FreePort.pick(), unused, HopClientKind.JDK, serversLog, more);
@@ -226,23 +278,31 @@ public final class AdmissionBench {
                 WrkRun.measure(wrk, server.uri(Bound.PROBE), (int) WARMUP.toSeconds(), Math.min(cpu.limit(), 50), timeoutS, cores, proc);
                 boolean idle = idle(metrics);
                 URI url = server.uri(cpu.pathAndQuery());
+                long serverBefore = ProcReader.SYSTEM.stat(server.pid()).map(ProcStat::cpuTicks).orElse(-1L);
+                Optional<CpuTimes> machineBefore = ProcReader.SYSTEM.cpuTimes();
+                long startedNs = System.nanoTime();
                 OhaRun.Split s = switch (v.loop()) {
                     case OPEN -> OhaRun.openSplit(oha, url, offered, window, OPEN_CONNECTIONS, timeoutS, proc);
                     case CLOSED -> OhaRun.closedSplit(oha, url, window, CLOSED_CLIENTS, timeoutS, proc);
                     case RETRY_AFTER -> RetryAfterLoop.run(url, CLOSED_CLIENTS, window, Duration.ofSeconds(timeoutS));
                 };
+                double seconds = (System.nanoTime() - startedNs) / 1e9;
+                long serverAfter = ProcReader.SYSTEM.stat(server.pid()).map(ProcStat::cpuTicks).orElse(-1L);
+                double busyPct = machineBefore.flatMap(b -> ProcReader.SYSTEM.cpuTimes().map(a -> a.busyPctSince(b))).orElse(Double.NaN);
+                Split split = serverBefore < 0 || serverAfter < 0 ? Split.NONE
+                        : Split.of((serverAfter - serverBefore) / (double) ProcStat.TICKS_PER_SECOND, seconds, cores, busyPct, clientLimitPct);
                 double recoveryS = Bound.recovery(server);
-                if (!server.alive()) return failed(invocation, repeat, pool, v, cpu.limit(), offered, "server exited during the run: " + server.outputTail());
+                if (!server.alive()) return failed(invocation, repeat, pool, v, cpu.limit(), limit, offered, "server exited during the run: " + server.outputTail());
                 Measured m = s.all();
-                return new Row(invocation, repeat, pool, v.name(), cpu.limit(), offered, m.sent(), m.ok(), m.answered() - m.ok(), s.errors(),
-                        m.ok() / (double) window.toSeconds(), s.ok().p50Ms(), s.ok().p99Ms(), m.latency().p99Ms(), idle, recoveryS, null);
+                return new Row(invocation, repeat, pool, v.name(), cpu.limit(), limit, offered, m.sent(), m.ok(), m.answered() - m.ok(), s.errors(),
+                        m.ok() / (double) window.toSeconds(), s.ok().p50Ms(), s.ok().p99Ms(), m.latency().p99Ms(), idle, recoveryS, split, null);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return failed(invocation, repeat, pool, v, cpu.limit(), offered, "interrupted");
+            return failed(invocation, repeat, pool, v, cpu.limit(), limit, offered, "interrupted");
         } catch (StartupFailure | IllegalArgumentException | IllegalStateException e) {
             String line = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-            return failed(invocation, repeat, pool, v, cpu.limit(), offered, line.length() > 160 ? line.substring(0, 160) + "..." : line);
+            return failed(invocation, repeat, pool, v, cpu.limit(), limit, offered, line.length() > 160 ? line.substring(0, 160) + "..." : line);
         } finally {
             server.close();
         }
@@ -256,7 +316,7 @@ public final class AdmissionBench {
         return admitted == 0 && queued == 0;
     }
 
-    private static Row failed(int invocation, int repeat, String pool, Variant v, int limit, int offered, String why) {
-        return new Row(invocation, repeat, pool, v.name(), limit, offered, 0, 0, 0, 0, 0, Double.NaN, Double.NaN, Double.NaN, false, Double.NaN, why);
+    private static Row failed(int invocation, int repeat, String pool, Variant v, int size, String limit, int offered, String why) {
+        return new Row(invocation, repeat, pool, v.name(), size, limit, offered, 0, 0, 0, 0, 0, Double.NaN, Double.NaN, Double.NaN, false, Double.NaN, Split.NONE, why);
     }
 }

@@ -48,18 +48,24 @@ final class AdmissionReport {
             P50 = fixed("ok_p50_ms", 1, AdmissionBench.Row::okP50Ms), P99 = fixed("ok_p99_ms", 1, AdmissionBench.Row::okP99Ms),
             ALL_P99 = fixed("all_p99_ms", 1, AdmissionBench.Row::allP99Ms), RECOVERY_S = fixed("recovery_s", 2, AdmissionBench.Row::recoveryS);
     private static final Column<AdmissionBench.Row, Boolean> IDLE_BEFORE = flag("idle_before", AdmissionBench.Row::idleBefore);
+    /** Which limit: written by every run since limits were compared; a file from before read as the fixed one it ran. */
+    private static final Column<AdmissionBench.Row, String> LIMIT_KIND = text("limit", AdmissionBench.Row::limitKind).orElse(AdmissionBench.FIXED);
+    private static final Column<AdmissionBench.Row, Double> SERVER_CPU_S = fixed("server_cpu_s", 3, r -> r.split().serverCpuS()),
+            SERVER_PCT = fixed("server_cpu_pct", 1, r -> r.split().serverPct()), BUSY_PCT = fixed("machine_busy_pct", 1, r -> r.split().busyPct());
+    private static final Column<AdmissionBench.Row, Boolean> CLIENT_LIMITED = Column.maybe("client_limited", r -> r.split().clientLimited());
 
     /** admission.csv: a row per run, with when it was made; recovered is recovery_s known, left empty for a failed run. */
     static final Table<Timed<AdmissionBench.Row>> TABLE = new Table<>(java.util.stream.Stream.of(Column.of(List.of(INVOCATION, REPEAT, POOL, LOAD, LIMIT,
-                    OFFERED, SENT, OK, REFUSED, ERRORS, GOODPUT, P50, P99, ALL_P99, IDLE_BEFORE, Column.<AdmissionBench.Row>maybe("recovered",
-                            r -> r.failure() == null ? r.recovered() : null).computed(), RECOVERY_S), Timed<AdmissionBench.Row>::row),
+                    LIMIT_KIND, OFFERED, SENT, OK, REFUSED, ERRORS, GOODPUT, P50, P99, ALL_P99, IDLE_BEFORE, Column.<AdmissionBench.Row>maybe("recovered",
+                            r -> r.failure() == null ? r.recovered() : null).computed(), RECOVERY_S, SERVER_CPU_S, SERVER_PCT, BUSY_PCT, CLIENT_LIMITED),
+                    Timed<AdmissionBench.Row>::row),
             Timed.<AdmissionBench.Row>columns(), Column.of(List.of(FAILURE), Timed<AdmissionBench.Row>::row))
             .<Column<Timed<AdmissionBench.Row>, ?>>flatMap(List::stream).toList(), AdmissionReport::read);
 
     private static Timed<AdmissionBench.Row> read(Table.Fields f) {
-        return new Timed<>(new AdmissionBench.Row(f.get(INVOCATION), f.get(REPEAT), f.get(POOL), f.get(LOAD), f.get(LIMIT), f.get(OFFERED), f.get(SENT),
-                f.get(OK), f.get(REFUSED), f.get(ERRORS), f.get(GOODPUT), f.get(P50), f.get(P99), f.get(ALL_P99), f.get(IDLE_BEFORE), f.get(RECOVERY_S),
-                f.get(FAILURE)), Timed.when(f));
+        return new Timed<>(new AdmissionBench.Row(f.get(INVOCATION), f.get(REPEAT), f.get(POOL), f.get(LOAD), f.get(LIMIT), f.get(LIMIT_KIND), f.get(OFFERED),
+                f.get(SENT), f.get(OK), f.get(REFUSED), f.get(ERRORS), f.get(GOODPUT), f.get(P50), f.get(P99), f.get(ALL_P99), f.get(IDLE_BEFORE), f.get(RECOVERY_S),
+                new AdmissionBench.Split(f.get(SERVER_CPU_S), f.get(SERVER_PCT), f.get(BUSY_PCT), f.get(CLIENT_LIMITED)), f.get(FAILURE)), Timed.when(f));
     }
 
     /** The runs of admission.csv. */
@@ -90,6 +96,9 @@ final class AdmissionReport {
                 AdmissionBench.WARMUP.toSeconds(), Bound.PROBE, Math.min(cpu.limit(), 50), window.toSeconds(),
                 String.join(" and ", AdmissionBench.OPEN_RATES.stream().map(r -> RunResult.fixed(r, 1) + "x").toList()), AdmissionBench.OPEN_CONNECTIONS,
                 AdmissionBench.CLOSED_CLIENTS, AdmissionBench.GOAL, capacity, AdmissionBench.MAX_WAIT_MS + AdmissionBench.REQUEST_MS));
+        if (rows.stream().anyMatch(r -> !r.limitKind().equals(AdmissionBench.FIXED)))
+            md.append("Limits compared (`limit`): `fixed` is that sized limit; `auto`, `auto:ALGORITHM` the adaptive limit (`--max-in-flight auto...`, the same"
+                    + " wait), which sizes itself with no figure from the user; `none` no limit at all. The goal's capacity is the sized one for every limit.\n\n");
         writeBody(dir, md.toString(), rows, window);
     }
 
@@ -100,42 +109,59 @@ final class AdmissionReport {
 
     /** admission.md: {@code head}, then per pool and load the figures of {@code rows}, each run's goodput over the capacity its own limit was sized for. */
     static void writeBody(Path dir, String head, List<AdmissionBench.Row> rows, Duration window) throws IOException {
+        // Runs that compared limits or recorded the CPU split show those columns; the pages of runs from before render as they did.
+        boolean limits = rows.stream().anyMatch(r -> !r.limitKind().equals(AdmissionBench.FIXED));
+        boolean split = rows.stream().anyMatch(r -> r.split().clientLimited() != null);
         StringBuilder md = new StringBuilder(head);
-        md.append(BODY_START).append(" that started idle, each run's goodput over the capacity its own `max_in_flight` was sized for (each invocation"
-                + " calibrates its request and limit anew); a cell of fewer than ").append(DECIDING_RUNS)
+        md.append(BODY_START).append(" that started idle").append(split ? " and were not client-limited (client and server kept the machine busy:"
+                        + " the run was not the server's alone)" : "").append(", each run's goodput over the capacity its own `max_in_flight` was sized for"
+                        + " (each invocation calibrates its request and limit anew); a cell of fewer than ").append(DECIDING_RUNS)
                 .append(" runs, or from fewer than ").append(DECIDING_INVOCATIONS).append(" invocations, is a sketch.\n\n");
-        md.append("| pool | load | runs (idle / all) | invocations | goodput / capacity | 2xx p99 ms | 503s per s | errors | recovered | goal |\n");
-        md.append("|---|---|--:|--:|--:|--:|--:|--:|--:|---|\n");
+        md.append("| pool | load |").append(limits ? " limit |" : "").append(split ? " runs (deciding / all) |" : " runs (idle / all) |")
+                .append(" invocations | goodput / capacity | 2xx p99 ms | 503s per s | errors | recovered |").append(split ? " server CPU ms per 2xx |" : "")
+                .append(" goal |\n");
+        md.append("|---|---|").append(limits ? "---|" : "").append("--:|--:|--:|--:|--:|--:|--:|").append(split ? "--:|" : "").append("---|\n");
         Set<String> pools = new LinkedHashSet<>();
         Set<String> loads = new LinkedHashSet<>();
+        Set<String> kinds = new LinkedHashSet<>();
         for (AdmissionBench.Row r : rows) {
             pools.add(r.pool());
             loads.add(r.variant());
+            kinds.add(r.limitKind());
         }
         for (String pool : pools) {
             for (String load : loads) {
-                List<AdmissionBench.Row> all = rows.stream().filter(r -> r.pool().equals(pool) && r.variant().equals(load)).toList();
-                if (all.isEmpty()) continue;
-                List<AdmissionBench.Row> idle = all.stream().filter(r -> r.failure() == null && r.idleBefore()).toList();
-                double share = spread(idle, AdmissionReport::share).median();
-                double p99 = spread(idle, AdmissionBench.Row::okP99Ms).median();
-                long recovered = idle.stream().filter(AdmissionBench.Row::recovered).count();
-                int invocations = (int) idle.stream().mapToInt(AdmissionBench.Row::invocation).distinct().count();
-                md.append(String.format(Locale.ROOT, "| %s | %s | %d / %d | %d | %s | %s | %s | %s | %d of %d | %s |%n", pool, load, idle.size(), all.size(), invocations,
-                        withRange(idle, AdmissionReport::share, 2), withRange(idle, AdmissionBench.Row::okP99Ms, 0),
-                        withRange(idle, r -> r.refused() / (double) window.toSeconds(), 0), withRange(idle, r -> r.errors(), 0), recovered, idle.size(),
-                        load.startsWith("open") ? verdict(share, p99, idle.size(), invocations) : "reported beside it"));
+                for (String kind : kinds) {
+                    List<AdmissionBench.Row> all = rows.stream().filter(r -> r.pool().equals(pool) && r.variant().equals(load) && r.limitKind().equals(kind)).toList();
+                    if (all.isEmpty()) continue;
+                    List<AdmissionBench.Row> idle = all.stream().filter(AdmissionReport::decides).toList();
+                    double share = spread(idle, AdmissionReport::share).median();
+                    double p99 = spread(idle, AdmissionBench.Row::okP99Ms).median();
+                    long recovered = idle.stream().filter(AdmissionBench.Row::recovered).count();
+                    int invocations = (int) idle.stream().mapToInt(AdmissionBench.Row::invocation).distinct().count();
+                    md.append(String.format(Locale.ROOT, "| %s | %s |%s %d / %d | %d | %s | %s | %s | %s | %d of %d |%s %s |%n", pool, load, limits ? " " + kind + " |" : "",
+                            idle.size(), all.size(), invocations, withRange(idle, AdmissionReport::share, 2), withRange(idle, AdmissionBench.Row::okP99Ms, 0),
+                            withRange(idle, r -> r.refused() / (double) window.toSeconds(), 0), withRange(idle, r -> r.errors(), 0), recovered, idle.size(),
+                            split ? " " + withRange(idle, r -> r.ok() == 0 ? Double.NaN : r.split().serverCpuS() * 1000 / r.ok(), 2) + " |" : "",
+                            !load.startsWith("open") ? "reported beside it" : split && idle.isEmpty() ? "not decided: every run marked" : verdict(share, p99, idle.size(), invocations)));
+                }
             }
         }
-        List<AdmissionBench.Row> failed = rows.stream().filter(r -> r.failure() != null || !r.idleBefore()).toList();
+        List<AdmissionBench.Row> failed = rows.stream().filter(r -> !decides(r)).toList();
         if (!failed.isEmpty()) {
             md.append("\nLeft out:\n\n");
             for (AdmissionBench.Row r : failed)
-                md.append("- invocation ").append(r.invocation()).append(" repeat ").append(r.repeat()).append(' ').append(r.pool()).append(' ').append(r.variant()).append(": ")
-                        .append(r.failure() != null ? r.failure() : "not idle before the load").append('\n');
+                md.append("- invocation ").append(r.invocation()).append(" repeat ").append(r.repeat()).append(' ').append(r.pool()).append(' ').append(r.variant())
+                        .append(limits ? " " + r.limitKind() : "").append(": ").append(r.failure() != null ? r.failure() : !r.idleBefore() ? "not idle before the load"
+                                : String.format(Locale.ROOT, "client-limited (server %.0f %%, machine %.0f %% busy)", r.split().serverPct(), r.split().busyPct())).append('\n');
         }
         md.append("\nEvery run, with its start and end time and the load average: [admission.csv](admission.csv).\n");
         Files.writeString(dir.resolve("admission.md"), md.toString(), StandardCharsets.UTF_8);
+    }
+
+    /** A run that may decide: it ran, started idle, and (where the split was recorded) was not client-limited. */
+    static boolean decides(AdmissionBench.Row r) {
+        return r.failure() == null && r.idleBefore() && !Boolean.TRUE.equals(r.split().clientLimited());
     }
 
     /** A run's goodput over the capacity its limit was sized for (limit / the request's time): invocations calibrate, so limits can differ. */

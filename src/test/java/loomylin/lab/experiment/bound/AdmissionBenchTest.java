@@ -67,8 +67,8 @@ class AdmissionBenchTest {
     /** Each run's goodput is over its own limit's capacity (invocations calibrate apart), and --rerender writes the table again from the CSV alone. */
     @Test
     void eachRunIsMeasuredAgainstItsOwnLimitAndTheTableRerenders(@TempDir Path dir) throws Exception {
-        AdmissionBench.Row at35 = new AdmissionBench.Row(1, 1, "loom", "open 2.0x", 35, 70, 2100, 1050, 1050, 0, 35, 1900, 2400, 2400, true, 0.1, null);
-        AdmissionBench.Row at34 = new AdmissionBench.Row(2, 1, "loom", "open 2.0x", 34, 68, 2040, 1020, 1020, 0, 34, 1900, 2400, 2400, true, 0.1, null);
+        AdmissionBench.Row at35 = new AdmissionBench.Row(1, 1, "loom", "open 2.0x", 35, "fixed", 70, 2100, 1050, 1050, 0, 35, 1900, 2400, 2400, true, 0.1, AdmissionBench.Split.NONE, null);
+        AdmissionBench.Row at34 = new AdmissionBench.Row(2, 1, "loom", "open 2.0x", 34, "fixed", 68, 2040, 1020, 1020, 0, 34, 1900, 2400, 2400, true, 0.1, AdmissionBench.Split.NONE, null);
         assertEquals(1.0, AdmissionReport.share(at35), 1e-9);
         assertEquals(1.0, AdmissionReport.share(at34), 1e-9);
         RunResult.When when = new RunResult.When("s", "e", "1.0");
@@ -83,9 +83,48 @@ class AdmissionBenchTest {
         assertTrue(!e.getMessage().contains("\n"), e.getMessage());
     }
 
+    /**
+     * Limits compared side by side: each gets its own rows; a run whose client and server kept the machine busy is
+     * client-limited, left out of the medians and listed with why; a cell with every run marked decides nothing.
+     */
+    @Test
+    void limitsAreComparedAndClientLimitedRunsDecideNothing(@TempDir Path dir) throws Exception {
+        AdmissionBench.Split quiet = AdmissionBench.Split.of(20, 30, 2, 50, 90);
+        AdmissionBench.Split full = AdmissionBench.Split.of(54, 30, 2, 97, 90);
+        assertEquals(Boolean.FALSE, quiet.clientLimited(), "a third of the machine the server's, half of it busy: the server's run");
+        assertEquals(90.0, full.serverPct(), 1e-9);
+        assertEquals(Boolean.TRUE, full.clientLimited(), "97 % of the machine busy: not the server's alone");
+        List<AdmissionBench.Row> rows = new java.util.ArrayList<>();
+        for (int inv = 1; inv <= 2; inv++) {
+            for (int rep = 1; rep <= 2; rep++) {
+                rows.add(new AdmissionBench.Row(inv, rep, "loom", "open 2.0x", 35, "fixed", 70, 2100, 1050, 1050, 0, 35, 1900, 1900, 2400, true, 0.1, quiet, null));
+                rows.add(new AdmissionBench.Row(inv, rep, "loom", "open 2.0x", 35, "auto", 70, 2100, 1000, 1100, 0, 33, 1500, 1800, 2400, true, 0.1, full, null));
+            }
+        }
+        AdmissionReport.writeBody(dir, "# Admission\n\n", rows, java.time.Duration.ofSeconds(30));
+        String md = Files.readString(dir.resolve("admission.md"));
+        assertTrue(md.contains("| pool | load | limit | runs (deciding / all) |"), md);
+        assertTrue(md.contains("| loom | open 2.0x | fixed | 4 / 4 | 2 | 1.00 |"), md);
+        assertTrue(md.contains("| loom | open 2.0x | auto | 0 / 4 | 0 |"), md);
+        assertTrue(md.contains("not decided: every run marked"), md);
+        assertTrue(md.contains("auto: client-limited (server 90 %, machine 97 % busy)"), md);
+        assertTrue(md.contains("| 19.05 |"), "server CPU per 2xx: 20 s over the run's 1,050 answers: " + md);
+    }
+
+    @Test
+    void theLimitsFlagReadsFixedNoneAndAutoAndRefusesTheRestInOneLine() {
+        assertEquals(List.of("fixed"), AdmissionBench.limits(Flags.parse(new String[] {"--preset", "admission"}, BenchFlags.FLAGS, Map.of())));
+        assertEquals(List.of("fixed", "auto", "auto:vegas", "none"),
+                AdmissionBench.limits(Flags.parse(new String[] {"--preset", "admission", "--limits", "fixed,auto,auto:vegas,none,fixed"}, BenchFlags.FLAGS, Map.of())));
+        assertEquals(List.of(), AdmissionBench.limitFlags("none", 35));
+        assertEquals(List.of("--max-in-flight", "35", "--max-in-flight-wait-ms", "1000"), AdmissionBench.limitFlags("fixed", 35));
+        assertEquals(List.of("--max-in-flight", "auto:aimd", "--max-in-flight-wait-ms", "1000"), AdmissionBench.limitFlags("auto:aimd", 35));
+    }
+
     @Test
     void flagsItDoesNotReadAreRefusedInOneLine() {
-        for (String[] args : List.of(new String[] {"--pools", "nope"}, new String[] {"--duration", "1500ms"}, new String[] {"--repeat", "0"}, new String[] {"--loads", "open,sometimes"})) {
+        for (String[] args : List.of(new String[] {"--pools", "nope"}, new String[] {"--duration", "1500ms"}, new String[] {"--repeat", "0"}, new String[] {"--loads", "open,sometimes"},
+                new String[] {"--limits", "35"}, new String[] {"--limits", "auto:magic"})) {
             Flags flags = Flags.parse(java.util.stream.Stream.concat(java.util.stream.Stream.of("--preset", "admission", "--out", "x"),
                     java.util.stream.Stream.of(args)).toArray(String[]::new), BenchFlags.FLAGS, Map.of());
             UsageError e = assertThrows(UsageError.class,
@@ -100,13 +139,13 @@ class AdmissionBenchTest {
     void smokeRunWritesARowPerRunTheTableAndProvenance(@TempDir Path out) throws Exception {
         Tools.assumeOnPath("wrk", "apt-get install wrk");
         Tools.assumeOnPath("oha", "cargo install oha --version 1.16.0 --locked");
-        String[] args = {"--preset", "admission", "--pools", "loom", "--duration", "2s", "--repeat", "1", "--out", out.toString()};
+        String[] args = {"--preset", "admission", "--pools", "loom", "--duration", "2s", "--repeat", "1", "--limits", "fixed,auto", "--out", out.toString()};
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         AdmissionBench.run(Flags.parse(args, BenchFlags.FLAGS, Map.of()), "bench " + String.join(" ", args), new PrintStream(log, true, StandardCharsets.UTF_8));
 
         List<String> csv = Files.readAllLines(out.resolve("admission.csv"));
         assertEquals(AdmissionReport.TABLE.header(), csv.get(0));
-        assertEquals(1 + 4, csv.size(), String.join("\n", csv));
+        assertEquals(1 + 8, csv.size(), String.join("\n", csv));
         List<String> header = AdmissionReport.TABLE.columnNames();
         for (String line : csv.subList(1, csv.size())) {
             String[] f = line.split(",(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)", -1);
@@ -114,16 +153,19 @@ class AdmissionBenchTest {
             assertEquals("", f[header.indexOf("failure")], "no failure: " + line);
             assertEquals("true", f[header.indexOf("idle_before")], "the warm-up left nothing admitted or queued: " + line);
             assertEquals("true", f[header.indexOf("recovered")], "answers promptly after the load: " + line);
+            assertTrue(Double.parseDouble(f[header.indexOf("server_cpu_s")]) > 0, "the server's CPU over the load: " + line);
+            assertTrue(List.of("true", "false").contains(f[header.indexOf("client_limited")]), "every run can be marked: " + line);
             if (f[header.indexOf("load")].startsWith("open"))
                 assertTrue(Long.parseLong(f[header.indexOf("ok")]) > 0, "an open loop below twice the capacity gets 2xx answers: " + line);
         }
         String md = Files.readString(out.resolve("admission.md"));
-        for (String s : List.of("## Provenance", "| loom | open 1.2x | 1 / 1 | 1 |", "| loom | closed 2000 |", "| loom | retry-after 2000 |", "sketch")) assertTrue(md.contains(s), s + ": " + md);
+        for (String s : List.of("## Provenance", "| loom | open 1.2x | fixed |", "| loom | open 1.2x | auto |", "| loom | closed 2000 | auto |",
+                "| loom | retry-after 2000 | fixed |", "Limits compared")) assertTrue(md.contains(s), s + ": " + md);
         Map<?, ?> provenance = (Map<?, ?>) Json.parse(Files.readString(out.resolve("provenance.json")));
         assertTrue(String.valueOf(provenance.get("command")).contains("--preset admission"), provenance.toString());
         assertTrue(log.toString(StandardCharsets.UTF_8).contains("bench: done"), log.toString(StandardCharsets.UTF_8));
         var back = AdmissionReport.TABLE.read(out.resolve("admission.csv"));
-        assertEquals(4, back.size());
+        assertEquals(8, back.size());
         assertEquals(csv.get(1), AdmissionReport.TABLE.line(back.getFirst()), "a row read back writes the same line");
     }
 
