@@ -108,8 +108,9 @@ class ProseNumbersTest {
             List.of("docs/methodology/crossover.md", "*", "the preset's plan"),
             List.of("docs/methodology/floor.md", "*", "the preset's plan"),
             List.of("docs/methodology/connections.md", "*", "the presets' plans, the clients' flags, and the kernel's limits and the flags that lift them"),
-            List.of("docs/reliability.md", "### Faults", "what each fault test sends and expects (status codes, timeouts, counts)"),
-            List.of("docs/reliability.md", "### Hostile and malformed input", "what the hostile-input tests send and expect"));
+            List.of("docs/reliability/faults.md", "*", "what each fault test sends and expects (status codes, timeouts, counts)"),
+            List.of("docs/reliability/stops.md", "*", "what the stop tests send and expect (graces, requests, stops, bounds)"),
+            List.of("docs/reliability/hostile-input.md", "## Hostile and malformed input", "what the hostile-input tests send and expect"));
 
     static String settingsSection(Path page, String heading) {
         for (List<String> e : SETTINGS_SECTIONS) {
