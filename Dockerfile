@@ -47,7 +47,7 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 CMD ["/ap
 
 # Races from the live view in a browser on the host: a published port's connections reach the container from the
 # engine's gateway (the bridge), not loopback. Allow that one address; the race still needs the page's own Origin and
-# Host, so another site's page cannot start one (docs/reliability.md). Publish 7004 on 127.0.0.1 to keep other machines
+# Host, so another site's page cannot start one (docs/reliability/hostile-input.md). Publish 7004 on 127.0.0.1 to keep other machines
 # off it: -p 127.0.0.1:7004:7004. LOOMYLIN_RACE_FROM= (empty) allows loopback only.
 ENV LOOMYLIN_RACE_FROM=gateway
 

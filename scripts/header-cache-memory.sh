@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What Jetty's per-connection header cache costs in heap (docs/reference.md: --header-cache): a Loomylin server
+# What Jetty's per-connection header cache costs in heap (docs/reference/pools-and-flags.md: --header-cache): a Loomylin server
 # on `loom` with --header-cache 0 (Loomylin's default) and 1024 (Jetty's), N keep-alive connections on loopback
 # that each send two requests (Jetty makes a connection's cache on its second request) and stay open, then the
 # live heap after a full GC (jcmd GC.run, GC.heap_info), before and with the connections; RUNS runs of each.

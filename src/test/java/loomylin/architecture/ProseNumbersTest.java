@@ -80,7 +80,13 @@ class ProseNumbersTest {
      * that links a data file is still held to it. Each: page, heading, why.
      */
     static final List<List<String>> SETTINGS_SECTIONS = List.of(
-            List.of("docs/reference.md", "*", "flags, routes, limits and defaults of the code; --help and the tests hold them"),
+            List.of("docs/reference/running.md", "*", "how to build and start it, and hey's commands"),
+            List.of("docs/reference/endpoints.md", "*", "routes, their parameters' ranges and defaults; the tests hold them"),
+            List.of("docs/reference/pools-and-flags.md", "*", "pool kinds, flags, limits and defaults of the code; --help and the tests hold them"),
+            List.of("docs/reference/live-view-and-metrics.md", "*", "the live view's refresh and windows, the race's limits, the metrics' series"),
+            List.of("docs/reference/agent.md", "*", "the agent's arguments and what it swaps"),
+            List.of("docs/reference/advise.md", "*", "advise's flags, defaults, plan and rules"),
+            List.of("docs/reference/bare-jetty.md", "*", "bare-jetty's flags"),
             List.of("docs/deployment.md", "*", "Docker, compose and Kubernetes settings"),
             List.of("docs/testing.md", "*", "the tests' parameters"),
             List.of("docs/architecture.md", "## Layout", "the code's layers and packages"),
@@ -102,8 +108,9 @@ class ProseNumbersTest {
             List.of("docs/methodology/crossover.md", "*", "the preset's plan"),
             List.of("docs/methodology/floor.md", "*", "the preset's plan"),
             List.of("docs/methodology/connections.md", "*", "the presets' plans, the clients' flags, and the kernel's limits and the flags that lift them"),
-            List.of("docs/reliability.md", "### Faults", "what each fault test sends and expects (status codes, timeouts, counts)"),
-            List.of("docs/reliability.md", "### Hostile and malformed input", "what the hostile-input tests send and expect"));
+            List.of("docs/reliability/faults.md", "*", "what each fault test sends and expects (status codes, timeouts, counts)"),
+            List.of("docs/reliability/stops.md", "*", "what the stop tests send and expect (graces, requests, stops, bounds)"),
+            List.of("docs/reliability/hostile-input.md", "## Hostile and malformed input", "what the hostile-input tests send and expect"));
 
     static String settingsSection(Path page, String heading) {
         for (List<String> e : SETTINGS_SECTIONS) {

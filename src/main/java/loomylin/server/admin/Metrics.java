@@ -34,7 +34,7 @@ import loomylin.server.jetty.RequestCounts;
  * refusals and completions; and for
  * the process, OS threads by owner, the virtual-thread scheduler (carriers, virtual threads mounted and
  * waiting for a carrier, carrier utilisation) and pinned virtual threads ({@link PinnedThreads}).
- * docs/reference.md lists every series.
+ * docs/reference/live-view-and-metrics.md lists every series.
  */
 final class Metrics {
     static final String CONTENT_TYPE = PrometheusTextFormatWriter.CONTENT_TYPE;

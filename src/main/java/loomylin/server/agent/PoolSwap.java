@@ -30,7 +30,7 @@ import org.eclipse.jetty.util.thread.VirtualThreadPool;
  * comes from a loader that looks in its own jars first (an application server's web-app loader) would meet pools
  * made of the agent jar's own Jetty classes; it is told apart by class identity and left alone. A loader that asks
  * its parent first (Spring Boot's, a {@code URLClassLoader}) gets the agent jar's Jetty from the class path before
- * its own: that server is served, on the agent's Jetty (docs/reference.md says so).
+ * its own: that server is served, on the agent's Jetty (docs/reference/agent.md says so).
  */
 final class PoolSwap implements JettyServerHook.Swap {
     /** A server the agent put a pool in, with what it replaced. */

@@ -44,7 +44,7 @@ import org.eclipse.jetty.util.thread.Scheduler;
  * whose handling the server's executor runs. One {@link ReentrantLock} guards the slot count and the queue and
  * is held only to change them; a virtual thread that contends for it parks, so no thread ever waits on
  * another that needs a carrier to move. Jetty's {@code QoSHandler}, which it replaces, does not have that
- * property (docs/reliability.md, "The QoSHandler wedge").
+ * property (docs/reliability/qoshandler-wedge.md).
  *
  * The algorithms change the limit only inside a token's release, always outside this handler's lock: that lock is
  * never held while the library's (a {@code synchronized} sample, held for a few arithmetic steps) is wanted.

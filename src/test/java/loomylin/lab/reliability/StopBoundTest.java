@@ -80,7 +80,7 @@ class StopBoundTest {
      * are cores on another server JVM (a platform thread each, so each is a runnable OS thread), and every stop still
      * keeps the bound. Each pool kind and twin is stopped {@link #LOADED_REPEATS} times. Tagged {@code load}, which
      * {@code ./mvnw verify} leaves out ({@code it.excludedGroups}): on a machine already busy with other work its load
-     * comes on top, and there 1 of 12 stops ran past the watchdog (reliability.md). scripts/stop-bound-load.sh runs it.
+     * comes on top, and there 1 of 12 stops ran past the watchdog (docs/reliability/stops.md). scripts/stop-bound-load.sh runs it.
      */
     @Test
     @Tag("load")

@@ -40,7 +40,7 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * java -cp "$JETTY_JARS" QoSHandlerWedge.java [rounds] [dump-file]
  * </pre>
  *
- * <p>Why it wedges, from the dump (docs/reliability.md, "The QoSHandler wedge"): a request that finds no permit
+ * <p>Why it wedges, from the dump (docs/reliability/qoshandler-wedge.md): a request that finds no permit
  * decrements the permit count, then queues its entry in {@code queues.compute(...)}, a
  * {@code ConcurrentHashMap} bin guarded by a monitor. A completing request that finds the count negative spins
  * in {@code resume()} ({@code Thread.onSpinWait()}) until that entry appears. Virtual threads are not
