@@ -12,6 +12,7 @@ import loomylin.lab.engine.load.OhaRun;
 import loomylin.lab.engine.load.WrkRun;
 import loomylin.server.proc.CpuTimes;
 import loomylin.lab.engine.measure.FlightRecording;
+import loomylin.lab.engine.measure.JvmCpu;
 import loomylin.lab.engine.measure.Measured;
 import loomylin.server.proc.ProcReader;
 import loomylin.lab.engine.measure.ProcSampler;
@@ -63,14 +64,17 @@ public final class RunExecutor implements RunMaker {
                 long cpuBefore = cpuTicks(server);
                 long backendBefore = backendTicks(run);
                 Optional<CpuTimes> machineBefore = ProcReader.SYSTEM.cpuTimes();
+                JvmCpu.Snapshot threadsBefore = JvmCpu.snapshot(ProcReader.SYSTEM, server.pid());
                 Measured measured = measure(config, tools, clientCpus(), run, url, warmedUp.rps(), sampler);
+                JvmCpu jvm = JvmCpu.between(threadsBefore, JvmCpu.snapshot(ProcReader.SYSTEM, server.pid()));
                 long cpuAfter = cpuTicks(server);
                 long backendAfter = backendTicks(run);
                 if (recording != null) FlightRecording.appendCsv(jfrCsv(), run.describe(), jfrFile(run), recording.stop());
                 double stealPct = machineBefore.flatMap(b -> ProcReader.SYSTEM.cpuTimes().map(a -> a.stealPctSince(b))).orElse(Double.NaN);
                 sampler.close();
                 if (!server.alive()) throw new StartupFailure("server " + run.pool() + " exited during the run: " + server.outputTail());
-                RunResult result = result(run, measured, warmedUp, (cpuAfter - cpuBefore) / ProcStat.TICKS_PER_SECOND, idleRssKb, sampler.peaks(), stealPct);
+                RunResult result = result(run, measured, warmedUp, (cpuAfter - cpuBefore) / ProcStat.TICKS_PER_SECOND, idleRssKb, sampler.peaks(), stealPct)
+                        .withJvm(jvm);
                 return backendBefore < 0 || backendAfter < 0 ? result : result.withBackendCpuS((backendAfter - backendBefore) / ProcStat.TICKS_PER_SECOND);
             }
         } finally {

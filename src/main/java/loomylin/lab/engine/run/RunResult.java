@@ -2,6 +2,7 @@ package loomylin.lab.engine.run;
 
 import java.util.ArrayList;
 import java.util.List;
+import loomylin.lab.engine.measure.JvmCpu;
 import loomylin.lab.engine.measure.Measured;
 import loomylin.lab.engine.result.Column;
 import loomylin.lab.engine.result.Table;
@@ -42,11 +43,13 @@ import static loomylin.lab.engine.result.Column.whole;
  *                      bench started no backend or the run called none
  * @param when          when the run (warm-up included) started and ended, and the machine's load then
  * @param settle        how the warm-up ended, and a closed-loop run's rates by Little's law: what {@link #settled()} reads
+ * @param jvm           the server JVM's CPU over the window by thread: the JIT compiler's and the garbage collector's
+ *                      apart ({@link JvmCpu}); {@link JvmCpu#NONE} where not recorded (a --target, a file from before)
  */
 public record RunResult(RunSpec spec, String twin, long requests, long responses, long ok, long errors, double durationS, double rps,
                  double warmupRps, Measured.Latency latency, double cpuS, long idleRssKb, long peakRssKb, long peakVszKb, int peakThreads,
                  double clientCpuS, double clientCpuPct, double serverCpuPct, boolean clientLimited, double stealPct, int invocation,
-                 double backendCpuS, When when, Settle settle) {
+                 double backendCpuS, When when, Settle settle, JvmCpu jvm) {
 
     /**
      * What the settle rule reads beside the rates: whether the warm-up's slices agreed, and a closed-loop run's rates
@@ -89,31 +92,37 @@ public record RunResult(RunSpec spec, String twin, long requests, long responses
                      double warmupRps, Measured.Latency latency, double cpuS, long idleRssKb, long peakRssKb, long peakVszKb, int peakThreads,
                      double clientCpuS, double clientCpuPct, double serverCpuPct, boolean clientLimited, double stealPct) {
         this(spec, twin, requests, responses, ok, errors, durationS, rps, warmupRps, latency, cpuS, idleRssKb, peakRssKb, peakVszKb, peakThreads,
-                clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, 1, Double.NaN, When.UNKNOWN, Settle.NONE);
+                clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, 1, Double.NaN, When.UNKNOWN, Settle.NONE, JvmCpu.NONE);
     }
 
     /** The same run, made in invocation {@code n} of the plan (--invocations). */
     public RunResult inInvocation(int n) {
         return new RunResult(spec, twin, requests, responses, ok, errors, durationS, rps, warmupRps, latency, cpuS, idleRssKb, peakRssKb, peakVszKb,
-                peakThreads, clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, n, backendCpuS, when, settle);
+                peakThreads, clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, n, backendCpuS, when, settle, jvm);
     }
 
     /** The same run, made then. */
     public RunResult at(When made) {
         return new RunResult(spec, twin, requests, responses, ok, errors, durationS, rps, warmupRps, latency, cpuS, idleRssKb, peakRssKb, peakVszKb,
-                peakThreads, clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, invocation, backendCpuS, made, settle);
+                peakThreads, clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, invocation, backendCpuS, made, settle, jvm);
     }
 
     /** The same run, with the backend's CPU seconds during its window. */
     public RunResult withBackendCpuS(double seconds) {
         return new RunResult(spec, twin, requests, responses, ok, errors, durationS, rps, warmupRps, latency, cpuS, idleRssKb, peakRssKb, peakVszKb,
-                peakThreads, clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, invocation, seconds, when, settle);
+                peakThreads, clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, invocation, seconds, when, settle, jvm);
     }
 
     /** The same run, with how its warm-up ended and its rates by Little's law. */
     public RunResult withSettle(Settle figures) {
         return new RunResult(spec, twin, requests, responses, ok, errors, durationS, rps, warmupRps, latency, cpuS, idleRssKb, peakRssKb, peakVszKb,
-                peakThreads, clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, invocation, backendCpuS, when, figures);
+                peakThreads, clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, invocation, backendCpuS, when, figures, jvm);
+    }
+
+    /** The same run, with its server JVM's CPU over the window by thread (the JIT's and the GC's apart). */
+    public RunResult withJvm(JvmCpu split) {
+        return new RunResult(spec, twin, requests, responses, ok, errors, durationS, rps, warmupRps, latency, cpuS, idleRssKb, peakRssKb, peakVszKb,
+                peakThreads, clientCpuS, clientCpuPct, serverCpuPct, clientLimited, stealPct, invocation, backendCpuS, when, settle, split);
     }
 
     /** A measured window with fewer answers than this decides nothing, however long it lasted. */
@@ -237,6 +246,9 @@ public record RunResult(RunSpec spec, String twin, long requests, long responses
     public static final Column<RunResult, Double> LITTLE_RPS = Column.fixed("little_rps", 1, r -> r.settle.littleRps());
     public static final Column<RunResult, Double> WARMUP_LITTLE_RPS = Column.fixed("warmup_little_rps", 1, r -> r.settle.warmupLittleRps());
     public static final Column<RunResult, Boolean> WARMUP_SETTLED = maybe("warmup_settled", r -> r.settle.warmupSettled());
+    /** The JIT compiler threads' and the GC's (with the VM thread's) CPU seconds over the window; "" where not recorded. */
+    public static final Column<RunResult, Double> JIT_S = Column.fixed("jit_cpu_s", 3, r -> r.jvm.jitS());
+    public static final Column<RunResult, Double> GC_S = Column.fixed("gc_cpu_s", 3, r -> r.jvm.gcS());
 
     /**
      * results.csv: the columns above in their order, with the derived ones (CPU per request, the marks) written beside
@@ -247,7 +259,7 @@ public record RunResult(RunSpec spec, String twin, long requests, long responses
             IDLE_RSS, PEAK_RSS, PEAK_VSZ, PEAK_THREADS, CLIENT_LIMITED, TWIN, DURATION, CLIENT_CPU_S, CLIENT_CPU_PCT, SERVER_CPU_PCT, STEAL_PCT,
             Column.<RunResult>flag("too_short", RunResult::tooShort).computed(),
             Column.<RunResult>flag("settled", RunResult::settled).computed(), INVOCATION, BACKEND_CPU, STARTED, ENDED, LOAD1,
-            LITTLE_RPS, WARMUP_LITTLE_RPS, WARMUP_SETTLED), RunResult::read);
+            LITTLE_RPS, WARMUP_LITTLE_RPS, WARMUP_SETTLED, JIT_S, GC_S), RunResult::read);
 
     private static RunResult read(Table.Fields f) {
         boolean open = "open".equals(f.get(MODE));
@@ -260,7 +272,8 @@ public record RunResult(RunSpec spec, String twin, long requests, long responses
                 new Measured.Latency(f.get(P50), f.get(P90), f.get(P99), f.get(P999), f.get(MAX)), f.get(CPU_S), f.get(IDLE_RSS), f.get(PEAK_RSS),
                 f.get(PEAK_VSZ), f.get(PEAK_THREADS).intValue(), f.get(CLIENT_CPU_S), f.get(CLIENT_CPU_PCT), f.get(SERVER_CPU_PCT), f.get(CLIENT_LIMITED),
                 f.get(STEAL_PCT), f.get(INVOCATION), Double.isNaN(backendMsPerRequest) ? Double.NaN : backendMsPerRequest * responses / 1000.0,
-                new When(f.get(STARTED), f.get(ENDED), f.get(LOAD1)), new Settle(f.get(WARMUP_SETTLED), f.get(LITTLE_RPS), f.get(WARMUP_LITTLE_RPS)));
+                new When(f.get(STARTED), f.get(ENDED), f.get(LOAD1)), new Settle(f.get(WARMUP_SETTLED), f.get(LITTLE_RPS), f.get(WARMUP_LITTLE_RPS)),
+                Double.isNaN(f.get(JIT_S)) ? JvmCpu.NONE : new JvmCpu(f.get(CPU_S), f.get(JIT_S), f.get(GC_S)));
     }
 
     /** A count, or "" when unknown (negative). */

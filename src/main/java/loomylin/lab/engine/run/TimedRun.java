@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Optional;
+import loomylin.lab.engine.measure.JvmCpu;
 import loomylin.lab.engine.measure.Measured;
 import loomylin.lab.engine.measure.ProcSampler;
 import loomylin.server.cli.StartupFailure;
@@ -47,7 +48,9 @@ public final class TimedRun {
             double warmupRps = w.okRps();
             long cpuBefore = cpuTicks(server);
             Optional<CpuTimes> machineBefore = ProcReader.SYSTEM.cpuTimes();
+            JvmCpu.Snapshot threadsBefore = JvmCpu.snapshot(ProcReader.SYSTEM, server.pid());
             Measured m = measured.run(url, sampler);
+            JvmCpu jvm = JvmCpu.between(threadsBefore, JvmCpu.snapshot(ProcReader.SYSTEM, server.pid()));
             long cpuAfter = cpuTicks(server);
             double stealPct = machineBefore.flatMap(b -> ProcReader.SYSTEM.cpuTimes().map(a -> a.stealPctSince(b))).orElse(Double.NaN);
             sampler.close();
@@ -59,7 +62,7 @@ public final class TimedRun {
             double serverPct = 100.0 * cpuS / machineS;
             return new RunResult(spec, twin, m.sent(), m.answered(), m.ok(), m.sent() - m.ok(), m.wallS(), m.ok() / m.wallS(),
                     warmupRps, m.latency(), cpuS, idleRssKb, Math.max(peaks.rssKb(), idleRssKb), peaks.vszKb(), peaks.threads(),
-                    m.clientCpuS(), clientPct, serverPct, ClientLimit.of(clientPct, serverPct, cores, cores, true, clientLimitPct), stealPct);
+                    m.clientCpuS(), clientPct, serverPct, ClientLimit.of(clientPct, serverPct, cores, cores, true, clientLimitPct), stealPct).withJvm(jvm);
         }
     }
 

@@ -44,7 +44,9 @@ class TableTest {
 
     @Test
     void committedResultsRoundTrip() {
-        assertEquals(true, CommittedCsv.assertRoundTrips(RunResult.TABLE, "results.csv") > 0, "some results.csv is today's schema");
+        // Files of today's schema must give their bytes back; a column added since (jit_cpu_s, gc_cpu_s) leaves every committed file older, read field by field.
+        assertEquals(false, CommittedCsv.named("results.csv").isEmpty(), "no committed results.csv to read back");
+        CommittedCsv.assertRoundTrips(RunResult.TABLE, "results.csv");
         CommittedCsv.assertRoundTrips(Crossover.Row.TABLE, "crossover.csv");
         CommittedCsv.assertRoundTrips(Floor.Row.TABLE, "floor.csv");
     }

@@ -35,14 +35,19 @@ class RunResultCsvTest {
         String line = RunResult.TABLE.line(r);
         List<String> fields = List.of(line.split(",", -1));
         assertEquals(RunResult.TABLE.columnNames().size(), fields.size());
-        assertEquals(List.of("2026-11-26T19:00:00Z", "2026-11-26T19:00:31Z", "1.25"), fields.subList(fields.size() - 6, fields.size() - 3));
+        assertEquals(List.of("2026-11-26T19:00:00Z", "2026-11-26T19:00:31Z", "1.25"), fields.subList(fields.size() - 8, fields.size() - 5));
         assertEquals(line, RunResult.TABLE.line(readBack(line)));
         RunResult older = readBack(line, "started", "ended", "load1", "little_rps", "warmup_little_rps", "warmup_settled");
         assertEquals(RunResult.When.UNKNOWN, older.when());
         assertEquals(RunResult.Settle.NONE, older.settle());
 
         String withSettle = RunResult.TABLE.line(r.withSettle(new RunResult.Settle(true, 51.2, 50.9)));
-        assertEquals(true, withSettle.endsWith(",51.2,50.9,true"), withSettle);
+        assertEquals(true, withSettle.endsWith(",51.2,50.9,true,,"), withSettle);
         assertEquals(withSettle, RunResult.TABLE.line(readBack(withSettle)));
+
+        String withJvm = RunResult.TABLE.line(r.withJvm(new loomylin.lab.engine.measure.JvmCpu(2.5, 0.125, 0.0625)));
+        assertEquals(true, withJvm.endsWith(",0.125,0.063"), "the JIT's and the GC's CPU seconds over the window: " + withJvm);
+        assertEquals(0.125, readBack(withJvm).jvm().jitS(), 1e-9);
+        assertEquals(loomylin.lab.engine.measure.JvmCpu.NONE, readBack(line, "jit_cpu_s", "gc_cpu_s").jvm(), "a run from before reads as not recorded");
     }
 }
