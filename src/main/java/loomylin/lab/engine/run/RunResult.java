@@ -81,6 +81,16 @@ public record RunResult(RunSpec spec, String twin, long requests, long responses
             return java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
         }
 
+        /**
+         * A run that started at {@code start}, with the machine's 1-minute load average {@code load1} then (NaN: not
+         * known), and ends now: written as {@link #now()} and /proc/loadavg write them, so a row reads the same whoever
+         * timed it.
+         */
+        public static When since(java.time.Instant start, double load1) {
+            return new When(start.truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString(), now(),
+                    Double.isNaN(load1) ? "" : String.format(java.util.Locale.ROOT, "%.2f", load1));
+        }
+
         /** The machine's 1-minute load average now, as /proc/loadavg gives it; "" where there is none. */
         public static String load1Now() {
             return loomylin.server.proc.ProcReader.SYSTEM.loadAverage().orElse("");

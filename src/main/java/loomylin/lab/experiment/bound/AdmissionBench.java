@@ -5,7 +5,7 @@ import java.io.PrintStream;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
+import loomylin.lab.engine.Runner;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,7 +38,6 @@ import loomylin.server.cli.Flags;
 import loomylin.server.cli.StartupFailure;
 import loomylin.server.cli.UsageError;
 import loomylin.server.jetty.HopClientKind;
-import loomylin.server.jetty.PoolKind;
 import loomylin.server.proc.ProcReader;
 
 /**
@@ -53,7 +52,8 @@ import loomylin.server.proc.ProcReader;
  * <p>Before each load: a warm-up on the probe request with no more clients than the limit (a warm-up past the
  * limit would leave a queue), then a check that the server is idle (nothing admitted or queued; a run that
  * starts otherwise is marked and decides nothing). After it: probes until the server answers promptly
- * ({@link Bound#recovery}). Repeats are interleaved: every pool and load once before the next repeat.
+ * ({@link Bound#recovery}). The runs are the {@link Runner}'s: repeats are its rounds, so every pool, load and limit
+ * runs once before the next repeat.
  *
  * <p>The goal of an open-loop run: goodput (2xx answers per second of the window) at least {@link #GOAL} of the
  * sized capacity, and the 2xx answers' p99 under the limit's wait plus the request's own time. Writes
@@ -62,6 +62,7 @@ import loomylin.server.proc.ProcReader;
  */
 public final class AdmissionBench {
     public static final String NAME = "admission";
+    static final String CSV = "admission.csv";
     public static final Set<String> FLAGS = Set.of("preset", "pools", "loads", "limits", "client-limit", "rerender", "duration", "repeat", "heap", "out", "timeout", "twin", "wrk", "oha", "java", "help");
     public static final List<String> POOLS = List.of("qtp:200", "qtp:64", "loom", "jetty-vtp", "jetty-vtp:64", "qtp-vt:8", "qtp-vtp:8:64");
     /** Open-loop offers as multiples of the sized capacity. */
@@ -191,7 +192,7 @@ public final class AdmissionBench {
 
     /** {@code --rerender}: admission.md's table written again from --out's admission.csv (its title, provenance and description kept), measuring nothing. */
     static Path rerender(Path dir, Duration window, PrintStream out) {
-        Path csv = dir.resolve("admission.csv");
+        Path csv = dir.resolve(CSV);
         Path md = dir.resolve("admission.md");
         if (!Files.isRegularFile(csv) || !Files.isRegularFile(md)) throw new UsageError("--rerender: no admission.csv and admission.md in " + dir);
         try {
@@ -203,76 +204,91 @@ public final class AdmissionBench {
         return dir;
     }
 
+    /** One run's what: a pool shape, one load, behind one limit. */
+    record Cell(String pool, Variant variant, String limit) {
+        /** The requests per second an open loop offers at {@code capacity}; 0 for a closed loop. */
+        int offered(int capacity) {
+            return variant.open() ? (int) Math.round(variant.rate() * capacity) : 0;
+        }
+    }
+
+    /**
+     * Calibrates the request and its limit (each invocation anew: rows keep the limit they were sized with), runs
+     * every pool, load and limit on the {@link Runner} (repeats as its rounds), then writes admission.md from every
+     * row of admission.csv, earlier invocations' too.
+     */
     static Path run(Options o, String commandLine, PrintStream out) {
-        List<String> pools = o.pools();
-        Set<Loop> loops = o.loops();
         RunFlags run = o.run();
         Duration window = run.window();
-        int repeat = run.repeat();
-        String twin = run.twin();
-        String heap = run.heap();
-        int timeoutS = run.timeoutS();
         Path wrk = run.wrk().locate();
         Path oha = run.oha().locate();
         Path dir = run.dir();
         int cores = Runtime.getRuntime().availableProcessors();
         try {
-            Files.createDirectories(dir);
-            Path serversLog = dir.resolve("servers.log");
-            if (!Files.exists(serversLog)) Files.writeString(serversLog, "");
             Calibration calibration = Calibration.measure();
-            Bound.Load cpu = Bound.loads(calibration, cores, List.of(1, CLOSED_CLIENTS, 1), pools).get(1);
+            Bound.Load cpu = Bound.loads(calibration, cores, List.of(1, CLOSED_CLIENTS, 1), o.pools()).get(1);
             int capacity = cpu.limit() * 1000 / REQUEST_MS;
-            List<Variant> variants = variants(loops);
-            List<String> limits = o.limits();
-            int runs = repeat * pools.size() * variants.size() * limits.size();
-            out.printf(Locale.ROOT, "bench: preset %s, %d runs of %d s, about %d minutes; %s, --max-in-flight %d: sized for %d req/s; limits %s%n", NAME, runs,
-                    window.toSeconds(), (runs * (window.toSeconds() + WARMUP.toSeconds() + Bound.OVERHEAD_S) + 59) / 60, cpu.pathAndQuery(), cpu.limit(),
-                    capacity, String.join(", ", limits));
-            Path csv = dir.resolve("admission.csv");
-            int invocation = Invocations.next(csv, AdmissionReport.TABLE.header());
-            List<Row> rows = new ArrayList<>(AdmissionReport.rows(csv));
-            if (invocation > 1) out.printf("bench: invocation %d: its rows join the %d of %s%n", invocation, rows.size(), csv);
-            int n = 0;
-            for (int r = 1; r <= repeat; r++) {
-                for (String pool : pools) {
-                    for (Variant v : variants) for (String limit : limits) {
-                        n++;
-                        String started = RunResult.When.now();
-                        Row row = one(invocation, r, cpu, capacity, pool, v, limit, o.clientLimitPct(), twin, heap, wrk, oha, window, timeoutS, cores, serversLog);
-                        rows.add(row);
-                        Files.writeString(csv, AdmissionReport.TABLE.line(new Timed<>(row, new RunResult.When(started, RunResult.When.now(), RunResult.When.load1Now()))) + "\n",
-                                StandardOpenOption.APPEND);
-                        out.printf(Locale.ROOT, "bench: %d/%d repeat %d %s %s %s: %s%n", n, runs, r, pool, v.name(), limit, row.failure() != null ? "N/A (" + row.failure() + ")"
-                                : String.format(Locale.ROOT, "goodput %.1f req/s (%.2f of %d), 2xx p99 %s ms, %d refused, %d errors, %s%s", row.goodput(),
-                                row.goodput() / capacity, capacity, loomylin.lab.engine.run.RunResult.fixed(row.okP99Ms(), 0), row.refused(), row.errors(),
-                                row.recovered() ? "recovered" : "not recovered", row.idleBefore() ? "" : ", NOT IDLE BEFORE THE LOAD")
-                                + (Boolean.TRUE.equals(row.split().clientLimited()) ? ", CLIENT-LIMITED" : ""));
-                    }
+            List<Cell> cells = new ArrayList<>();
+            for (String pool : o.pools()) for (Variant v : variants(o.loops())) for (String limit : o.limits()) cells.add(new Cell(pool, v, limit));
+            Map<String, String> tools = Map.of("wrk", ClientBinary.version(Client.WRK, wrk), "oha", ClientBinary.version(Client.OHA, oha));
+            String intro = String.format(Locale.ROOT, "%d s windows, about %d minutes; %s, --max-in-flight %d: sized for %d req/s; limits %s", window.toSeconds(),
+                    (cells.size() * run.repeat() * (window.toSeconds() + WARMUP.toSeconds() + Bound.OVERHEAD_S) + 59) / 60, cpu.pathAndQuery(), cpu.limit(), capacity,
+                    String.join(", ", o.limits()));
+            Runner.Plan<Timed<Row>> plan = new Runner.Plan<>("preset " + NAME, dir, CSV, AdmissionReport.TABLE, 1, run.repeat(), tools, RunFlags.CPU_SETS,
+                    commandLine, intro);
+            List<Timed<Row>> made = new Runner<>(plan, new Runner.Experiment<Cell, Timed<Row>>() {
+                @Override
+                public List<Cell> cells() {
+                    return cells;
                 }
-            }
-            Provenance provenance = Provenance.collect(commandLine, dir, Map.of("wrk", ClientBinary.version(Client.WRK, wrk), "oha",
-                    ClientBinary.version(Client.OHA, oha)), Map.of());
-            provenance.write(dir, invocation);
-            AdmissionReport.write(dir, provenance, invocation, cpu, capacity, rows, window);
-            out.printf("bench: done; %s%n", dir.resolve("admission.md"));
-            return dir;
+
+                @Override
+                public String describe(Cell cell) {
+                    return cell.pool() + " " + cell.variant().name() + " " + cell.limit();
+                }
+
+                @Override
+                public Timed<Row> measure(Cell cell, Runner.Trial t) throws IOException, InterruptedException {
+                    return new Timed<>(one(t, cell, cpu, capacity, o.clientLimitPct(), run, wrk, oha, cores), RunResult.When.since(t.start(), t.load1()));
+                }
+
+                @Override
+                public Timed<Row> failed(Cell cell, Runner.Trial t, String why) {
+                    return new Timed<>(AdmissionBench.failed(t, cell, cpu.limit(), capacity, RunFlags.failure(why)), RunResult.When.since(t.start(), t.load1()));
+                }
+
+                @Override
+                public String summary(Timed<Row> timed) {
+                    Row row = timed.row();
+                    return (row.failure() != null ? "N/A (" + row.failure() + ")" : String.format(Locale.ROOT,
+                            "goodput %.1f req/s (%.2f of %d), 2xx p99 %s ms, %d refused, %d errors, %s%s", row.goodput(), row.goodput() / capacity, capacity,
+                            RunResult.fixed(row.okP99Ms(), 0), row.refused(), row.errors(), row.recovered() ? "recovered" : "not recovered",
+                            row.idleBefore() ? "" : ", NOT IDLE BEFORE THE LOAD")) + (Boolean.TRUE.equals(row.split().clientLimited()) ? ", CLIENT-LIMITED" : "");
+                }
+            }, out).run();
+            // The report's provenance is read as the run ends, as it always was; provenance.json keeps the Runner's, read as it began.
+            AdmissionReport.write(dir, Provenance.collect(commandLine, dir, tools, RunFlags.CPU_SETS), made.getFirst().row().invocation(), cpu, capacity,
+                    AdmissionReport.rows(dir.resolve(CSV)), window);
         } catch (IOException e) {
             throw new StartupFailure("bench: " + e.getMessage());
         }
+        out.printf("bench: done; %s%n", dir.resolve("admission.md"));
+        return dir;
     }
 
-    private static Row one(int invocation, int repeat, Bound.Load cpu, int capacity, String pool, Variant v, String limit, int clientLimitPct, String twin,
-                           String heap, Path wrk, Path oha, Duration window, int timeoutS, int cores, Path serversLog) throws IOException {
-        Files.writeString(serversLog, "=== invocation " + invocation + " repeat " + repeat + " " + pool + " " + v.name() + " " + limit + "\n", StandardOpenOption.APPEND);
+    /** One run on a fresh server JVM: warm-up under the limit, the idle check, the load with the CPU split over it, then the recovery. */
+    private static Row one(Runner.Trial t, Cell cell, Bound.Load cpu, int capacity, int clientLimitPct, RunFlags run, Path wrk, Path oha, int cores)
+            throws IOException, InterruptedException {
         int adminPort = FreePort.pick();
         List<String> more = new ArrayList<>(List.of("--admin-port", Integer.toString(adminPort)));
-        more.addAll(limitFlags(limit, cpu.limit()));
+        more.addAll(limitFlags(cell.limit(), cpu.limit()));
         URI unused = URI.create("http://" + ServerProcess.HOST + ":1");
-        int offered = v.open() ? (int) Math.round(v.rate() * capacity) : 0;
-        ServerProcess server = ServerProcess.server(List.of(), pool, twin, heap, FreePort.pick(), unused, HopClientKind.JDK, serversLog, more);
+        Duration window = run.window();
+        int timeoutS = run.timeoutS();
+        String pool = cell.pool();
+        ServerProcess server = ServerProcess.server(List.of(), pool, run.twin(), run.heap(), FreePort.pick(), unused, HopClientKind.JDK, t.log(), more);
         try {
-            server.awaitPool(pool, twin);
+            server.awaitPool(pool, run.twin());
             URI metrics = URI.create("http://" + ServerProcess.HOST + ":" + adminPort + "/metrics");
             try (ProcSampler proc = new ProcSampler(ProcReader.SYSTEM, server.pid(), Bound.SAMPLE_EVERY)) {
                 WrkRun.measure(wrk, server.uri(Bound.PROBE), (int) WARMUP.toSeconds(), Math.min(cpu.limit(), 50), timeoutS, cores, proc);
@@ -281,8 +297,8 @@ public final class AdmissionBench {
                 long serverBefore = ProcReader.SYSTEM.stat(server.pid()).map(ProcStat::cpuTicks).orElse(-1L);
                 Optional<CpuTimes> machineBefore = ProcReader.SYSTEM.cpuTimes();
                 long startedNs = System.nanoTime();
-                OhaRun.Split s = switch (v.loop()) {
-                    case OPEN -> OhaRun.openSplit(oha, url, offered, window, OPEN_CONNECTIONS, timeoutS, proc);
+                OhaRun.Split s = switch (cell.variant().loop()) {
+                    case OPEN -> OhaRun.openSplit(oha, url, cell.offered(capacity), window, OPEN_CONNECTIONS, timeoutS, proc);
                     case CLOSED -> OhaRun.closedSplit(oha, url, window, CLOSED_CLIENTS, timeoutS, proc);
                     case RETRY_AFTER -> RetryAfterLoop.run(url, CLOSED_CLIENTS, window, Duration.ofSeconds(timeoutS));
                 };
@@ -292,17 +308,15 @@ public final class AdmissionBench {
                 Split split = serverBefore < 0 || serverAfter < 0 ? Split.NONE
                         : Split.of((serverAfter - serverBefore) / (double) ProcStat.TICKS_PER_SECOND, seconds, cores, busyPct, clientLimitPct);
                 double recoveryS = Bound.recovery(server);
-                if (!server.alive()) return failed(invocation, repeat, pool, v, cpu.limit(), limit, offered, "server exited during the run: " + server.outputTail());
+                if (!server.alive()) return failed(t, cell, cpu.limit(), capacity, "server exited during the run: " + server.outputTail());
                 Measured m = s.all();
-                return new Row(invocation, repeat, pool, v.name(), cpu.limit(), limit, offered, m.sent(), m.ok(), m.answered() - m.ok(), s.errors(),
-                        m.ok() / (double) window.toSeconds(), s.ok().p50Ms(), s.ok().p99Ms(), m.latency().p99Ms(), idle, recoveryS, split, null);
+                return new Row(t.invocation(), t.round(), pool, cell.variant().name(), cpu.limit(), cell.limit(), cell.offered(capacity), m.sent(), m.ok(),
+                        m.answered() - m.ok(), s.errors(), m.ok() / (double) window.toSeconds(), s.ok().p50Ms(), s.ok().p99Ms(), m.latency().p99Ms(), idle,
+                        recoveryS, split, null);
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return failed(invocation, repeat, pool, v, cpu.limit(), limit, offered, "interrupted");
-        } catch (StartupFailure | IllegalArgumentException | IllegalStateException e) {
-            String line = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-            return failed(invocation, repeat, pool, v, cpu.limit(), limit, offered, line.length() > 160 ? line.substring(0, 160) + "..." : line);
+        } catch (IllegalStateException e) {
+            // A load generator's output it could not read: this run measured nothing, the next ones may.
+            return failed(t, cell, cpu.limit(), capacity, RunFlags.failure(e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
         } finally {
             server.close();
         }
@@ -316,7 +330,8 @@ public final class AdmissionBench {
         return admitted == 0 && queued == 0;
     }
 
-    private static Row failed(int invocation, int repeat, String pool, Variant v, int size, String limit, int offered, String why) {
-        return new Row(invocation, repeat, pool, v.name(), size, limit, offered, 0, 0, 0, 0, 0, Double.NaN, Double.NaN, Double.NaN, false, Double.NaN, Split.NONE, why);
+    private static Row failed(Runner.Trial t, Cell cell, int size, int capacity, String why) {
+        return new Row(t.invocation(), t.round(), cell.pool(), cell.variant().name(), size, cell.limit(), cell.offered(capacity), 0, 0, 0, 0, 0, Double.NaN,
+                Double.NaN, Double.NaN, false, Double.NaN, Split.NONE, why);
     }
 }

@@ -5,7 +5,7 @@ import java.io.PrintStream;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
+import loomylin.lab.engine.Runner;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -40,7 +40,6 @@ import loomylin.server.db.DbOptions;
 import loomylin.server.db.DbStartFailure;
 import loomylin.server.db.LocalPostgres;
 import loomylin.server.jetty.HopClientKind;
-import loomylin.server.jetty.PoolKind;
 import loomylin.server.proc.ProcReader;
 import loomylin.server.proc.ProcStat;
 
@@ -60,12 +59,13 @@ import loomylin.server.proc.ProcStat;
  *
  * <p>Before each run the database is reset (every other session ended, none active) so that one run's queries
  * cannot cost the next; a wrk warm-up on {@code ms=0} with no more clients than connections. PostgreSQL's CPU
- * (its postmaster, every backend, the ones that ended) is measured apart from the server's. Repeats are
- * interleaved; run again with the same {@code --out} and the rows add up as the next invocation
+ * (its postmaster, every backend, the ones that ended) is measured apart from the server's. The runs are the
+ * {@link Runner}'s: repeats are its rounds, interleaved; run again with the same {@code --out} and the rows add up as the next invocation
  * ({@link Invocations}). Writes db.csv, db.md and provenance.json.
  */
 public final class DbBench {
     public static final String NAME = "db";
+    static final String CSV = "db.csv";
     public static final Set<String> FLAGS = Set.of("preset", "pools", "db-pools", "duration", "repeat", "heap", "out", "timeout", "twin", "wrk", "oha",
             "rerender", "java", "db-client", "max-in-flight", "max-in-flight-wait-ms", "help");
     public static final List<String> POOLS = List.of("qtp:200", "loom");
@@ -166,90 +166,103 @@ public final class DbBench {
         return run(Options.of(flags), commandLine, out);
     }
 
+    /** One run's what: a pool shape, a database pool of that many connections, one load. */
+    record Cell(String pool, int dbPool, Variant variant) {
+        /** The requests per second an open loop offers: {@link #OPEN_SHARE} of Little's bound; 0 for a closed loop. */
+        int offered() {
+            return variant.open() ? (int) Math.round(OPEN_SHARE * bound(dbPool)) : 0;
+        }
+    }
+
+    /**
+     * Starts the invocation's one PostgreSQL, runs every pool shape, database pool and load on the {@link Runner}
+     * against it (repeats as its rounds; each run resets the database rather than starting its own), then writes
+     * db.md from every row of db.csv, earlier invocations' too.
+     */
     static Path run(Options o, String commandLine, PrintStream out) {
-        List<String> pools = o.pools();
-        List<Integer> dbPools = o.dbPools();
         Setup setup = o.setup();
         RunFlags run = o.run();
         Duration window = run.window();
-        int repeat = run.repeat();
-        String twin = run.twin();
-        String heap = run.heap();
-        int timeoutS = run.timeoutS();
         Path wrk = run.wrk().locate();
         Path oha = run.oha().locate();
         Path dir = run.dir();
         int cores = Runtime.getRuntime().availableProcessors();
-        int maxPool = dbPools.stream().mapToInt(Integer::intValue).max().orElse(10);
-        try {
-            Files.createDirectories(dir);
-            Path csv = dir.resolve("db.csv");
-            int invocation = Invocations.next(csv, DbReport.TABLE.header());
-            List<Row> rows = new ArrayList<>(DbReport.rows(csv));
-            Path serversLog = dir.resolve("servers.log");
-            if (!Files.exists(serversLog)) Files.writeString(serversLog, "");
-            int runs = repeat * pools.size() * dbPools.size() * VARIANTS.size();
-            out.printf(Locale.ROOT, "bench: preset %s, invocation %d, %d runs of %d s, about %d minutes; %s?ms=%d through %s connections%s%n", NAME,
-                    invocation, runs, window.toSeconds(), (runs * (window.toSeconds() + WARMUP.toSeconds() + Bound.OVERHEAD_S) + 59) / 60, setup.client().route,
-                    QUERY_MS, dbPools, setup.maxInFlight() == 0 ? "" : ", --max-in-flight " + setup.maxInFlight());
-            String postgresVersion;
-            try (LocalPostgres pg = LocalPostgres.start(null, 2 * maxPool + 20)) {
-                postgresVersion = pg.version();
-                DbOptions admin = pg.options(1, DB_TIMEOUT_MS);
-                int n = 0;
-                for (int r = 1; r <= repeat; r++) {
-                    for (String pool : pools) {
-                        for (int dbPool : dbPools) {
-                            for (Variant v : VARIANTS) {
-                                n++;
-                                String started = RunResult.When.now();
-                                Row row = one(invocation, r, pool, dbPool, v, setup, pg, admin, twin, heap, wrk, oha, window, timeoutS, cores, serversLog);
-                                rows.add(row);
-                                Files.writeString(csv, DbReport.TABLE.line(new Timed<>(row, new RunResult.When(started, RunResult.When.now(),
-                                        RunResult.When.load1Now()))) + "\n", StandardOpenOption.APPEND);
-                                out.printf(Locale.ROOT, "bench: %d/%d repeat %d %s db-pool %d %s: %s%n", n, runs, r, pool, dbPool, v.name(),
-                                        row.failure() != null ? "N/A (" + row.failure() + ")" : String.format(Locale.ROOT,
-                                                "goodput %.1f req/s (%.2f of %d), 2xx p99 %s ms, %d refused, server %.2f ms + PostgreSQL %.2f ms CPU per answer%s",
-                                                row.goodput(), row.goodput() / row.bound(), row.bound(), loomylin.lab.engine.run.RunResult.fixed(row.okP99Ms(), 0),
-                                                row.refused(), row.serverCpuMs(), row.pgCpuMs(), row.clientLimited() ? ", CLIENT-LIMITED" : ""));
-                            }
-                        }
-                    }
+        int maxPool = o.dbPools().stream().mapToInt(Integer::intValue).max().orElse(10);
+        List<Cell> cells = new ArrayList<>();
+        for (String pool : o.pools()) for (int dbPool : o.dbPools()) for (Variant v : VARIANTS) cells.add(new Cell(pool, dbPool, v));
+        try (LocalPostgres pg = LocalPostgres.start(null, 2 * maxPool + 20)) {
+            DbOptions admin = pg.options(1, DB_TIMEOUT_MS);
+            Map<String, String> tools = Map.of("wrk", ClientBinary.version(Client.WRK, wrk), "oha", ClientBinary.version(Client.OHA, oha), "postgresql",
+                    pg.version());
+            String intro = String.format(Locale.ROOT, "%d s windows, about %d minutes; %s?ms=%d through %s connections%s", window.toSeconds(),
+                    (cells.size() * run.repeat() * (window.toSeconds() + WARMUP.toSeconds() + Bound.OVERHEAD_S) + 59) / 60, setup.client().route, QUERY_MS,
+                    o.dbPools(), setup.maxInFlight() == 0 ? "" : ", --max-in-flight " + setup.maxInFlight());
+            Runner.Plan<Timed<Row>> plan = new Runner.Plan<>("preset " + NAME, dir, CSV, DbReport.TABLE, 1, run.repeat(), tools, RunFlags.CPU_SETS,
+                    commandLine, intro);
+            List<Timed<Row>> made = new Runner<>(plan, new Runner.Experiment<Cell, Timed<Row>>() {
+                @Override
+                public List<Cell> cells() {
+                    return cells;
                 }
-            } catch (DbStartFailure e) {
-                throw new StartupFailure("bench: " + e.getMessage());
-            }
-            Provenance provenance = Provenance.collect(commandLine, dir, Map.of("wrk", ClientBinary.version(Client.WRK, wrk), "oha",
-                    ClientBinary.version(Client.OHA, oha), "postgresql", postgresVersion), Map.of());
-            provenance.write(dir, invocation);
-            DbReport.write(dir, provenance, invocation, rows, window, setup);
-            out.printf("bench: done; %s%n", dir.resolve("db.md"));
-            return dir;
-        } catch (IOException e) {
+
+                @Override
+                public String describe(Cell cell) {
+                    return cell.pool() + " db-pool " + cell.dbPool() + " " + cell.variant().name();
+                }
+
+                @Override
+                public Timed<Row> measure(Cell cell, Runner.Trial t) throws IOException, InterruptedException {
+                    return new Timed<>(one(t, cell, setup, pg, admin, run, wrk, oha, cores), RunResult.When.since(t.start(), t.load1()));
+                }
+
+                @Override
+                public Timed<Row> failed(Cell cell, Runner.Trial t, String why) {
+                    return new Timed<>(DbBench.failed(t, cell, RunFlags.failure(why)), RunResult.When.since(t.start(), t.load1()));
+                }
+
+                @Override
+                public String summary(Timed<Row> timed) {
+                    Row row = timed.row();
+                    return row.failure() != null ? "N/A (" + row.failure() + ")" : String.format(Locale.ROOT,
+                            "goodput %.1f req/s (%.2f of %d), 2xx p99 %s ms, %d refused, server %.2f ms + PostgreSQL %.2f ms CPU per answer%s",
+                            row.goodput(), row.goodput() / row.bound(), row.bound(), RunResult.fixed(row.okP99Ms(), 0), row.refused(), row.serverCpuMs(),
+                            row.pgCpuMs(), row.clientLimited() ? ", CLIENT-LIMITED" : "");
+                }
+            }, out).run();
+            // The report's provenance is read as the run ends, as it always was; provenance.json keeps the Runner's, read as it began.
+            DbReport.write(dir, Provenance.collect(commandLine, dir, tools, RunFlags.CPU_SETS), made.getFirst().row().invocation(),
+                    DbReport.rows(dir.resolve(CSV)), window, setup);
+        } catch (DbStartFailure | IOException e) {
             throw new StartupFailure("bench: " + e.getMessage());
         }
+        out.printf("bench: done; %s%n", dir.resolve("db.md"));
+        return dir;
     }
 
-    private static Row one(int invocation, int repeat, String pool, int dbPool, Variant v, Setup setup, LocalPostgres pg, DbOptions admin, String twin, String heap,
-                           Path wrk, Path oha, Duration window, int timeoutS, int cores, Path serversLog) throws IOException {
-        Files.writeString(serversLog, "=== invocation " + invocation + " repeat " + repeat + " " + pool + " db-pool " + dbPool + " " + v.name() + "\n",
-                StandardOpenOption.APPEND);
-        int bound = bound(dbPool);
-        int offered = v.open() ? (int) Math.round(OPEN_SHARE * bound) : 0;
+    /** One run on a fresh server JVM: the database reset, a warm-up, then the load with PostgreSQL's CPU and the queues' peaks beside it. */
+    private static Row one(Runner.Trial t, Cell cell, Setup setup, LocalPostgres pg, DbOptions admin, RunFlags run, Path wrk, Path oha, int cores)
+            throws IOException, InterruptedException {
         try {
             reset(admin);
         } catch (SQLException e) {
-            return failed(invocation, repeat, pool, dbPool, v, bound, offered, "could not reset the database: " + e.getMessage());
+            return failed(t, cell, "could not reset the database: " + e.getMessage());
         }
+        String pool = cell.pool();
+        int dbPool = cell.dbPool();
+        Variant v = cell.variant();
+        Duration window = run.window();
+        int timeoutS = run.timeoutS();
+        int bound = bound(dbPool);
+        int offered = cell.offered();
         int adminPort = FreePort.pick();
         String url = admin.jdbcUrl() + "?user=" + admin.user() + "&password=" + admin.password();
         List<String> more = new ArrayList<>(List.of("--admin-port", Integer.toString(adminPort), "--db-url", url, "--db-pool", Integer.toString(dbPool),
                 "--db-timeout-ms", Integer.toString(DB_TIMEOUT_MS)));
         more.addAll(setup.serverFlags());
         URI unused = URI.create("http://" + ServerProcess.HOST + ":1");
-        ServerProcess server = ServerProcess.server(List.of(), pool, twin, heap, FreePort.pick(), unused, HopClientKind.JDK, serversLog, more);
+        ServerProcess server = ServerProcess.server(List.of(), pool, run.twin(), run.heap(), FreePort.pick(), unused, HopClientKind.JDK, t.log(), more);
         try {
-            server.awaitPool(pool, twin);
+            server.awaitPool(pool, run.twin());
             URI metrics = URI.create("http://" + ServerProcess.HOST + ":" + adminPort + "/metrics");
             try (ProcSampler proc = new ProcSampler(ProcReader.SYSTEM, server.pid(), SAMPLE_EVERY);
                  Peaks peaks = new Peaks(metrics, admin, SAMPLE_EVERY)) {
@@ -265,21 +278,18 @@ public final class DbBench {
                 peaks.stop();
                 double serverS = cpuSeconds(server.pid()) - server0, pgS = postgresCpuSeconds(pg.pid()) - pg0;
                 long dbTimeouts = Math.round(metric(metrics, "loomylin_db_connection_timeouts_total") - timeouts0);
-                if (!server.alive()) return failed(invocation, repeat, pool, dbPool, v, bound, offered, "server exited during the run: " + server.outputTail());
+                if (!server.alive()) return failed(t, cell, "server exited during the run: " + server.outputTail());
                 Measured m = s.all();
                 double wallS = Math.max(m.wallS(), window.toSeconds());
                 double clientPct = 100 * m.clientCpuS() / (wallS * cores);
                 double serverPct = 100 * (serverS + pgS) / (wallS * cores);
                 boolean clientLimited = ClientLimit.of(clientPct, serverPct, cores, cores, true, BUSY_PCT)
                         || (v.open() && m.sent() < 0.95 * offered * window.toSeconds());
-                return new Row(invocation, repeat, pool, dbPool, v.name(), bound, offered, m.sent(), m.ok(), m.answered() - m.ok(), s.errors(),
+                return new Row(t.invocation(), t.round(), pool, dbPool, v.name(), bound, offered, m.sent(), m.ok(), m.answered() - m.ok(), s.errors(),
                         m.ok() / (double) window.toSeconds(), s.ok().p50Ms(), s.ok().p99Ms(), m.ok() == 0 ? Double.NaN : 1000 * serverS / m.ok(),
                         m.ok() == 0 ? Double.NaN : 1000 * pgS / m.ok(), clientPct, peaks.jettyQueue, peaks.dbPending, peaks.inFlight, peaks.pgActive,
                         proc.peaks().threads(), proc.peaks().rssKb() / 1024.0, peaks.admissionQueued, dbTimeouts, clientLimited, null);
             }
-        } catch (StartupFailure | IllegalArgumentException e) {
-            String line = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-            return failed(invocation, repeat, pool, dbPool, v, bound, offered, line.length() > 160 ? line.substring(0, 160) + "..." : line);
         } finally {
             server.close();
         }
@@ -287,7 +297,7 @@ public final class DbBench {
 
     /** {@code --rerender}: db.md (its title and provenance kept) and db.png written again from --out's db.csv, measuring nothing. */
     static Path rerender(Path dir, Duration window, PrintStream out) {
-        Path csv = dir.resolve("db.csv");
+        Path csv = dir.resolve(CSV);
         if (!Files.isRegularFile(csv) || !Files.isRegularFile(dir.resolve("db.md")))
             throw new UsageError("--rerender: no db.csv and db.md in " + dir);
         try {
@@ -408,8 +418,8 @@ public final class DbBench {
         }
     }
 
-    private static Row failed(int invocation, int repeat, String pool, int dbPool, Variant v, int bound, int offered, String why) {
-        return new Row(invocation, repeat, pool, dbPool, v.name(), bound, offered, 0, 0, 0, 0, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
-                -1, -1, -1, -1, -1, Double.NaN, -1, 0, false, why);
+    private static Row failed(Runner.Trial t, Cell cell, String why) {
+        return new Row(t.invocation(), t.round(), cell.pool(), cell.dbPool(), cell.variant().name(), bound(cell.dbPool()), cell.offered(), 0, 0, 0, 0, 0,
+                Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, -1, -1, -1, -1, -1, Double.NaN, -1, 0, false, why);
     }
 }

@@ -50,4 +50,15 @@ class RunResultCsvTest {
         assertEquals(0.125, readBack(withJvm).jvm().jitS(), 1e-9);
         assertEquals(loomylin.lab.engine.measure.JvmCpu.NONE, readBack(line, "jit_cpu_s", "gc_cpu_s").jvm(), "a run from before reads as not recorded");
     }
+
+    /** A run timed from the Runner's trial writes its start and load as /proc/loadavg and a run's clock do, so rows read the same whoever timed them. */
+    @Test
+    void aRunTimedFromItsStartAndLoadWritesThemAsEveryRowDoes() {
+        java.time.Instant start = java.time.Instant.parse("2026-11-26T19:00:00.734Z");
+        RunResult.When when = RunResult.When.since(start, 1.5);
+        assertEquals("2026-11-26T19:00:00Z", when.started(), "to the second, as When.now writes an end");
+        assertEquals("1.50", when.load1(), "two decimals, as /proc/loadavg writes it");
+        assertEquals(true, java.time.Instant.parse(when.ended()).isAfter(start), when.ended());
+        assertEquals("", RunResult.When.since(start, Double.NaN).load1(), "no /proc/loadavg: left empty, as a row from before reads");
+    }
 }
