@@ -23,7 +23,8 @@ import loomylin.server.cli.StartupFailure;
  * the runner owns the rest. Per invocation: the next invocation number of the CSV in {@code --out} (earlier rows
  * kept, {@link Invocations}), its provenance, then {@code rounds} rounds of every cell in order (repeats interleaved:
  * drift hits every cell alike), each run headed in servers.log, measured, its row appended to the CSV and flushed
- * as soon as it ends (a bench stopped halfway keeps what it finished), and one progress line with the time left.
+ * as soon as it ends (a bench stopped halfway keeps what it finished), and one progress line with the time left;
+ * at its end the provenance again with how long it took, and the experiment's {@link Experiment#ended} hook.
  * A run that fails to start or measure becomes the experiment's failed row, and the plan goes on.
  *
  * @param <C> a cell: what one run measures (a pool, a load, a layer...)
@@ -47,6 +48,14 @@ public final class Runner<C, R> {
 
         /** The progress line's verdict on a finished row, for example "0.412 ms CPU per answer, decides". */
         String summary(R row);
+
+        /**
+         * Called when an invocation's last run has ended, with that invocation's rows and its provenance as written
+         * (how long it took included): where an experiment that writes its page as it finishes writes it. Nothing by
+         * default.
+         */
+        default void ended(int invocation, List<R> rows, Provenance provenance) throws IOException {
+        }
     }
 
     /**
@@ -100,7 +109,10 @@ public final class Runner<C, R> {
                 int invocation = Invocations.next(csv, plan.table().header());
                 out.printf(Locale.ROOT, "bench: %s, invocation %d: %d runs (%d cells x %d rounds)%s -> %s%n", plan.name(), invocation, perInvocation,
                         cells.size(), plan.rounds(), plan.intro().isEmpty() ? "" : ", " + plan.intro(), dir);
-                Provenance.collect(plan.commandLine(), dir, plan.tools(), plan.cpuSets()).write(dir, invocation);
+                Provenance provenance = Provenance.collect(plan.commandLine(), dir, plan.tools(), plan.cpuSets());
+                provenance.write(dir, invocation);
+                long started = System.nanoTime();
+                int first = rows.size();
                 for (int round = 1; round <= plan.rounds(); round++) {
                     for (C cell : cells) {
                         R row = one(cell, new Trial(invocation, round, Instant.now(), FixedLoad.load1(), log));
@@ -110,6 +122,9 @@ public final class Runner<C, R> {
                                 experiment.summary(row), progress.eta(rows.size()));
                     }
                 }
+                provenance = provenance.finishedAfter((System.nanoTime() - started) / 1_000_000_000L);
+                provenance.write(dir, invocation);
+                experiment.ended(invocation, List.copyOf(rows.subList(first, rows.size())), provenance);
             }
             return rows;
         } catch (IOException e) {

@@ -26,7 +26,7 @@ class RunnerTest {
     }
 
     /** Cells "a", "b", "c"; "b" fails to start on round 2. Records the order it was asked to measure in. */
-    static final class Letters implements Runner.Experiment<String, Row> {
+    static class Letters implements Runner.Experiment<String, Row> {
         final List<String> order = new ArrayList<>();
 
         @Override
@@ -86,6 +86,24 @@ class RunnerTest {
         String printed = text.toString(StandardCharsets.UTF_8);
         assertTrue(printed.contains("[5/6] cell b round 2: FAILED: b did not start"), printed);
         assertTrue(printed.contains("ETA"), "progress says what is left: " + printed);
+    }
+
+    /** An experiment that writes its page as it finishes: told once per invocation, after its last row, with its rows and provenance. */
+    @Test
+    void eachInvocationEndsWithItsRowsAndItsProvenanceSaysHowLongItTook(@TempDir Path dir) throws Exception {
+        List<String> ended = new ArrayList<>();
+        Letters letters = new Letters() {
+            @Override
+            public void ended(int invocation, List<Row> rows, loomylin.lab.engine.output.Provenance provenance) throws java.io.IOException {
+                ended.add(invocation + ": " + rows.stream().map(r -> r.invocation() + r.cell() + r.round()).toList() + " after " + order.size()
+                        + " runs, " + (provenance.durationS() >= 0 ? "timed" : "not timed"));
+                assertTrue(Files.readString(dir.resolve(Invocations.provenanceFile(invocation))).contains("\"duration_s\""),
+                        "the provenance is written with how long the invocation took before the experiment is told");
+            }
+        };
+        PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+        new Runner<>(plan(dir, 2, COLUMNS), letters, quiet).run();
+        assertEquals(List.of("1: [1a1, 1b1, 1c1, 1a2, 1b2, 1c2] after 6 runs, timed", "2: [2a1, 2b1, 2c1, 2a2, 2b2, 2c2] after 12 runs, timed"), ended);
     }
 
     @Test

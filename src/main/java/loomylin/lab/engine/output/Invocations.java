@@ -66,6 +66,16 @@ public final class Invocations {
         return md.append(".\n\n").toString();
     }
 
+    /**
+     * For a page written as one invocation ends, from that invocation's runs alone: whose provenance it shows and
+     * that its tables are that invocation's, {@code csv} holding every one's; "" for the first invocation.
+     */
+    public static String oneInvocationNote(int invocation, String csv) {
+        if (invocation == 1) return "";
+        String note = provenanceNote(invocation);
+        return note.substring(0, note.length() - 2) + " The tables below show this invocation's runs only; " + csv + " holds every invocation's.\n\n";
+    }
+
     /** provenance.json for the first invocation, provenance-N.json for the Nth. */
     public static String provenanceFile(int invocation) {
         return invocation == 1 ? Provenance.FILE : "provenance-" + invocation + ".json";

@@ -8,6 +8,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import loomylin.lab.engine.Runner;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -48,9 +49,11 @@ import loomylin.server.proc.ProcStatus;
  * whose permits are held by blocked writes). The limit of each load: for blocking, the capped pools' request
  * threads; for cpu and bodies, Little's law on the cores: cores x request time / the request's busy time (its
  * CPU and file parts as the bench's {@link Calibration} measures them), the most requests the cores can keep
- * in progress without queueing. Writes bound.csv (a row per run, as it goes), bound-series.csv (every scrape of
- * every run: which figure rises first once the load crosses the bound), bound.md, a chart per load and
- * provenance.json.
+ * in progress without queueing. The runs are the {@link Runner}'s (one round of every cell, in load, pool, limit
+ * order): bound.csv (a row per run, as it goes; a second run into the same {@code --out} adds its rows under the
+ * next invocation), its provenance, servers.log. Around them: the calibration before, bound-series.csv (every
+ * scrape of every run: which figure rises first once the load crosses the bound) as each run ends, and bound.md
+ * with a chart per load from the invocation's runs as it ends.
  */
 public final class Bound {
     public static final String NAME = "bound";
@@ -76,6 +79,14 @@ public final class Bound {
     static final int SPARE_FILES = 200;
     /** Server start, warm-up, recovery and stop, per run, for the estimate printed at the start. */
     static final int OVERHEAD_S = 10;
+    public static final String CSV = "bound.csv";
+    /** Every scrape of every run, after the run's invocation, load, pool and limit. */
+    public static final String SERIES = "bound-series.csv";
+    static final String SERIES_HEADER = "invocation,load,pool,max_in_flight," + QueueSampler.SERIES_HEADER;
+
+    /** One run's what: a load on a pool, without ({@code limit} 0) or with {@code --max-in-flight limit}. */
+    record Cell(Load load, String pool, int limit) {
+    }
 
     /** One load past a bound: its route, clients, the pools it runs on, and the in-flight limit of its limited runs. */
     record Load(String name, String description, String pathAndQuery, int concurrency, int limit, List<String> pools) {
@@ -86,8 +97,10 @@ public final class Bound {
      * a stopping server's 503s); {@code unanswered}: requests wrk gave up on (its timeout) or whose connection
      * failed. Peaks are -1 where the server has no such figure; {@code recoveryS} NaN = not recovered within
      * {@link #RECOVERY_BOUND}; {@code failure} non-null = no figures (the server did not start, or wrk failed).
+     * {@code invocation}: which run of the preset into the same {@code --out} made it (the committed files, written
+     * before the preset ran on the {@link Runner}, have none: it reads as 0).
      */
-    record Row(String load, String pool, int limit, int concurrency, String query, long sent, long ok, long refused, long unanswered,
+    record Row(int invocation, String load, String pool, int limit, int concurrency, String query, long sent, long ok, long refused, long unanswered,
                double rps, double p99Ms, double poolQueued, double admissionQueued, double tasksWaiting, double carrierQueued,
                int idleThreads, int peakThreads, double heapGrowthMb, double rssGrowthMb, double recoveryS, int failedScrapes, String failure) {
 
@@ -144,53 +157,62 @@ public final class Bound {
     }
 
     static Path run(Options o, String commandLine, PrintStream out) {
-        List<String> pools = o.pools();
-        List<Integer> clients = o.clients();
         Duration duration = o.duration();
-        String twin = o.common().twin();
-        String heap = o.common().heap();
-        int timeoutS = o.common().timeoutS();
         Path wrk = o.wrk().locate();
         Path dir = o.common().out();
         int cores = Runtime.getRuntime().availableProcessors();
+        Calibration calibration;
         try {
-            Files.createDirectories(dir);
-            Path serversLog = dir.resolve("servers.log");
-            Files.writeString(serversLog, "");
-            Calibration calibration = Calibration.measure();
-            List<Load> loads = loads(calibration, cores, clients, pools);
-            int runs = loads.stream().mapToInt(l -> 2 * l.pools().size()).sum();
-            out.printf("bench: preset %s, %d runs of %s each, about %d minutes; %.0f SHA-256 iterations per ms, %.0f file bytes per ms%n", NAME, runs,
-                    loomylin.server.cli.Durations.go(duration), (runs * (duration.toSeconds() + OVERHEAD_S) + 59) / 60, calibration.iterationsPerMs(),
-                    calibration.fileBytesPerMs());
-            Path csv = dir.resolve("bound.csv");
-            Files.writeString(csv, BoundReport.TABLE.header() + "\n");
-            Path series = dir.resolve("bound-series.csv");
-            Files.writeString(series, "load,pool,max_in_flight," + QueueSampler.SERIES_HEADER + "\n");
-            List<Row> rows = new ArrayList<>();
-            int n = 0;
-            for (Load load : loads) {
-                for (String pool : load.pools()) {
-                    for (int limit : List.of(0, load.limit())) {
-                        n++;
-                        Row row = one(load, pool, limit, twin, heap, wrk, duration, timeoutS, cores, serversLog, series);
-                        rows.add(row);
-                        Files.writeString(csv, BoundReport.TABLE.line(row) + "\n", StandardOpenOption.APPEND);
-                        out.printf(Locale.ROOT, "bench: %d/%d %s %s %s: %s%n", n, runs, load.name(), pool, limit == 0 ? "no limit" : "--max-in-flight " + limit,
-                                row.failure() != null ? "N/A (" + row.failure() + ")"
-                                        : String.format(Locale.ROOT, "%.1f req/s, %d refused, %d unanswered, %s, %s", row.rps(), row.refused(), row.unanswered(),
-                                        row.behaviour(), row.recovered() ? "recovered" : "not recovered"));
-                    }
-                }
-            }
-            Provenance provenance = Provenance.collect(commandLine, dir, Map.of("wrk", ClientBinary.version(Client.WRK, wrk)), Map.of());
-            provenance.write(dir);
-            BoundReport.write(dir, provenance, loads, rows, duration, cores);
-            out.printf("bench: done; %s%n", dir.resolve("bound.md"));
-            return dir;
+            calibration = Calibration.measure();
         } catch (IOException e) {
             throw new StartupFailure("bench: " + e.getMessage());
         }
+        out.printf(Locale.ROOT, "bench: preset %s: %.0f SHA-256 iterations per ms, %.0f file bytes per ms%n", NAME, calibration.iterationsPerMs(),
+                calibration.fileBytesPerMs());
+        List<Load> loads = loads(calibration, cores, o.clients(), o.pools());
+        List<Cell> cells = new ArrayList<>();
+        for (Load load : loads) for (String pool : load.pools()) for (int limit : List.of(0, load.limit())) cells.add(new Cell(load, pool, limit));
+        String intro = String.format(Locale.ROOT, "wrk for %s each, about %d minutes", loomylin.server.cli.Durations.go(duration),
+                (cells.size() * (duration.toSeconds() + OVERHEAD_S) + 59) / 60);
+        Runner.Plan<Row> plan = new Runner.Plan<>("preset " + NAME, dir, CSV, BoundReport.TABLE, 1, 1, Map.of("wrk", ClientBinary.version(Client.WRK, wrk)),
+                Map.of("server", Provenance.ALL_CPUS, "client", Provenance.ALL_CPUS), commandLine, intro);
+        Path series = dir.resolve(SERIES);
+        new Runner<>(plan, new Runner.Experiment<Cell, Row>() {
+            @Override
+            public List<Cell> cells() {
+                return cells;
+            }
+
+            @Override
+            public String describe(Cell cell) {
+                return cell.load().name() + " " + cell.pool() + " " + (cell.limit() == 0 ? "no limit" : "--max-in-flight " + cell.limit());
+            }
+
+            @Override
+            public Row measure(Cell cell, Runner.Trial t) throws IOException {
+                return one(t, cell, o.common().twin(), o.common().heap(), wrk, duration, o.common().timeoutS(), cores, series);
+            }
+
+            @Override
+            public Row failed(Cell cell, Runner.Trial t, String why) {
+                Load load = cell.load();
+                return new Row(t.invocation(), load.name(), cell.pool(), cell.limit(), load.concurrency(), load.pathAndQuery(), 0, 0, 0, 0, 0, Double.NaN,
+                        -1, -1, -1, -1, -1, -1, Double.NaN, Double.NaN, Double.NaN, 0, why.length() > 160 ? why.substring(0, 160) + "..." : why);
+            }
+
+            @Override
+            public String summary(Row row) {
+                return row.failure() != null ? "N/A (" + row.failure() + ")" : String.format(Locale.ROOT, "%.1f req/s, %d refused, %d unanswered, %s, %s",
+                        row.rps(), row.refused(), row.unanswered(), row.behaviour(), row.recovered() ? "recovered" : "not recovered");
+            }
+
+            @Override
+            public void ended(int invocation, List<Row> rows, Provenance provenance) throws IOException {
+                BoundReport.write(dir, invocation, provenance, loads, rows, duration, cores);
+            }
+        }, out).run();
+        out.printf("bench: done; %s%n", dir.resolve("bound.md"));
+        return dir;
     }
 
     /** One line and exit 2 when the open-file limit is below {@code clients} sockets plus {@link #SPARE_FILES}. */
@@ -228,14 +250,17 @@ public final class Bound {
         return (int) Math.max(1, Math.round(cores * requestMs / Math.max(busyMs, 0.001)));
     }
 
-    private static Row one(Load load, String pool, int limit, String twin, String heap, Path wrk, Duration duration, int timeoutS, int cores,
-                           Path serversLog, Path series) throws IOException {
-        Files.writeString(serversLog, "=== " + load.name() + " " + pool + " limit " + limit + "\n", StandardOpenOption.APPEND);
+    /** One run of {@code cell}; its scrapes join {@code series} (its header written first when the file is new). */
+    private static Row one(Runner.Trial t, Cell cell, String twin, String heap, Path wrk, Duration duration, int timeoutS, int cores, Path series)
+            throws IOException {
+        Load load = cell.load();
+        String pool = cell.pool();
+        int limit = cell.limit();
         int adminPort = FreePort.pick();
         List<String> more = new ArrayList<>(List.of("--admin-port", Integer.toString(adminPort)));
         if (limit > 0) more.addAll(List.of("--max-in-flight", Integer.toString(limit)));
         URI unused = URI.create("http://" + ServerProcess.HOST + ":1");
-        ServerProcess server = ServerProcess.server(List.of(), pool, twin, heap, FreePort.pick(), unused, HopClientKind.JDK, serversLog, more);
+        ServerProcess server = ServerProcess.server(List.of(), pool, twin, heap, FreePort.pick(), unused, HopClientKind.JDK, t.log(), more);
         try {
             server.awaitPool(pool, twin);
             URI metrics = URI.create("http://" + ServerProcess.HOST + ":" + adminPort + "/metrics");
@@ -256,29 +281,22 @@ public final class Bound {
                 queues.close();
                 proc.close();
                 double recoveryS = recovery(server);
-                if (!server.alive()) return failed(load, pool, limit, "server exited during the run: " + server.outputTail());
+                if (!server.alive()) throw new StartupFailure("server exited during the run: " + server.outputTail());
                 ProcSampler.Peaks p = proc.peaks();
                 QueueSampler.Peaks q = queues.peaks();
-                StringBuilder lines = new StringBuilder();
-                for (String line : queues.series()) lines.append(load.name()).append(',').append(pool).append(',').append(limit).append(',').append(line).append('\n');
-                Files.writeString(series, lines.toString(), StandardOpenOption.APPEND);
-                return new Row(load.name(), pool, limit, load.concurrency(), load.pathAndQuery(), m.sent(), m.ok(), m.answered() - m.ok(),
+                StringBuilder lines = new StringBuilder(Files.exists(series) ? "" : SERIES_HEADER + "\n");
+                for (String line : queues.series())
+                    lines.append(t.invocation()).append(',').append(load.name()).append(',').append(pool).append(',').append(limit).append(',').append(line).append('\n');
+                Files.writeString(series, lines.toString(), StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+                return new Row(t.invocation(), load.name(), pool, limit, load.concurrency(), load.pathAndQuery(), m.sent(), m.ok(), m.answered() - m.ok(),
                         m.sent() - m.answered(), m.ok() / m.wallS(), m.latency().p99Ms(), q.poolQueued(), q.admissionQueued(), q.tasksWaiting(),
                         q.carrierQueued(), idle.threads(), Math.max(p.threads(), idle.threads()),
                         q.heapUsedBytes() < 0 || idleHeap < 0 ? Double.NaN : Math.max(0, q.heapUsedBytes() - idleHeap) / (1024 * 1024),
                         Math.max(0, p.rssKb() - Math.max(idle.rssKb(), 0)) / 1024.0, recoveryS, q.failed(), null);
             }
-        } catch (StartupFailure | IllegalArgumentException e) {
-            String line = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-            return failed(load, pool, limit, line.length() > 160 ? line.substring(0, 160) + "..." : line);
         } finally {
             server.close();
         }
-    }
-
-    private static Row failed(Load load, String pool, int limit, String why) {
-        return new Row(load.name(), pool, limit, load.concurrency(), load.pathAndQuery(), 0, 0, 0, 0, 0, Double.NaN, -1, -1, -1, -1, -1, -1,
-                Double.NaN, Double.NaN, Double.NaN, 0, why);
     }
 
     /** Seconds from the end of the load until a probe answers 200 within {@link #PROMPT}; NaN if none does within the bound. */

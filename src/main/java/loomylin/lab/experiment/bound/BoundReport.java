@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.function.ToDoubleFunction;
 import javax.imageio.ImageIO;
 import loomylin.lab.engine.output.Charts;
+import loomylin.lab.engine.output.Invocations;
 import loomylin.lab.engine.output.Provenance;
 import loomylin.lab.engine.result.Column;
 import loomylin.lab.engine.result.Table;
@@ -54,7 +55,8 @@ final class BoundReport {
 
     private static final Column<Bound.Row, String> LOAD = text("load", Bound.Row::load), POOL = text("pool", Bound.Row::pool),
             QUERY = quoted("query", Bound.Row::query), FAILURE = Column.<Bound.Row>quoted("failure", Bound.Row::failure).orElse(null);
-    private static final Column<Bound.Row, Integer> LIMIT = integer("max_in_flight", Bound.Row::limit), CONCURRENCY = integer("concurrency", Bound.Row::concurrency),
+    private static final Column<Bound.Row, Integer> INVOCATION = integer(Invocations.COLUMN, Bound.Row::invocation),
+            LIMIT = integer("max_in_flight", Bound.Row::limit), CONCURRENCY = integer("concurrency", Bound.Row::concurrency),
             FAILED_SCRAPES = integer("failed_scrapes", Bound.Row::failedScrapes);
     private static final Column<Bound.Row, Long> SENT = whole("sent", Bound.Row::sent), OK = whole("ok", Bound.Row::ok), REFUSED = whole("refused", Bound.Row::refused),
             UNANSWERED = whole("unanswered", Bound.Row::unanswered), IDLE_THREADS = count("idle_threads", Bound.Row::idleThreads),
@@ -65,11 +67,14 @@ final class BoundReport {
             HEAP = fixed("heap_growth_mb", 1, Bound.Row::heapGrowthMb), RSS = fixed("rss_growth_mb", 1, Bound.Row::rssGrowthMb),
             RECOVERY_S = fixed("recovery_s", 2, Bound.Row::recoveryS);
 
-    /** bound.csv: a row per run; recovered and behaviour are computed from the run's figures, recovered left empty for a failed run. */
-    static final Table<Bound.Row> TABLE = new Table<>(List.of(LOAD, POOL, LIMIT, CONCURRENCY, QUERY, SENT, OK, REFUSED, UNANSWERED, RPS, P99, POOL_QUEUED,
+    /**
+     * bound.csv: a row per run, its invocation first; recovered and behaviour are computed from the run's figures,
+     * recovered left empty for a failed run. A file written before the invocation column reads it as 0.
+     */
+    static final Table<Bound.Row> TABLE = new Table<>(List.of(INVOCATION, LOAD, POOL, LIMIT, CONCURRENCY, QUERY, SENT, OK, REFUSED, UNANSWERED, RPS, P99, POOL_QUEUED,
             ADMISSION_QUEUED, TASKS_WAITING, CARRIER_QUEUED, IDLE_THREADS, PEAK_THREADS, HEAP, RSS,
             Column.<Bound.Row>maybe("recovered", r -> r.failure() == null ? r.recovered() : null).computed(), RECOVERY_S, FAILED_SCRAPES,
-            Column.<Bound.Row>quoted("behaviour", Bound.Row::behaviour).computed(), FAILURE), f -> new Bound.Row(f.get(LOAD), f.get(POOL), f.get(LIMIT),
+            Column.<Bound.Row>quoted("behaviour", Bound.Row::behaviour).computed(), FAILURE), f -> new Bound.Row(f.get(INVOCATION), f.get(LOAD), f.get(POOL), f.get(LIMIT),
             f.get(CONCURRENCY), f.get(QUERY), f.get(SENT), f.get(OK), f.get(REFUSED), f.get(UNANSWERED), f.get(RPS), f.get(P99), f.get(POOL_QUEUED),
             f.get(ADMISSION_QUEUED), f.get(TASKS_WAITING), f.get(CARRIER_QUEUED), f.get(IDLE_THREADS).intValue(), f.get(PEAK_THREADS).intValue(), f.get(HEAP),
             f.get(RSS), f.get(RECOVERY_S), f.get(FAILED_SCRAPES), f.get(FAILURE)));
@@ -83,8 +88,11 @@ final class BoundReport {
         return Math.max(0, Math.max(Math.max(r.poolQueued(), r.admissionQueued()), Math.max(r.tasksWaiting(), r.carrierQueued())));
     }
 
-    static void write(Path dir, Provenance provenance, List<Bound.Load> loads, List<Bound.Row> rows, Duration duration, int cores) throws IOException {
-        StringBuilder md = new StringBuilder("# At the bound: what each pool shape does past it\n\n").append(provenance.markdown());
+    /** bound.md and the charts, from the runs of {@code invocation}. */
+    static void write(Path dir, int invocation, Provenance provenance, List<Bound.Load> loads, List<Bound.Row> rows, Duration duration, int cores)
+            throws IOException {
+        StringBuilder md = new StringBuilder("# At the bound: what each pool shape does past it\n\n").append(provenance.markdown())
+                .append(Invocations.oneInvocationNote(invocation, Bound.CSV));
         md.append("Each run: a fresh server JVM, a ").append(Durations.go(Bound.WARMUP)).append(" wrk warm-up on the probe, then wrk for ")
                 .append(Durations.go(duration)).append(" (closed loop) on ").append(cores).append(" cores shared with wrk. Queues are peaks of the")
                 .append(" admin port's /metrics sampled every ").append(Bound.SAMPLE_EVERY.toMillis()).append(" ms; threads and RSS from /proc;")

@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
+import loomylin.lab.engine.Runner;
 import loomylin.lab.engine.output.Provenance;
 import loomylin.server.proc.ProcReader;
 import loomylin.lab.engine.measure.ProcSampler;
@@ -32,9 +33,11 @@ import loomylin.server.web.Params;
  * figures (peak RSS, VSZ, OS threads) as it does for the servers. The client reports its throughput and its CPU time
  * in the measured period. Every level runs {@code --repeat} times (default 3), the models interleaved within a level
  * (nio, threads, virtual, nio, ...) so that a drift of the machine falls on all of them; the report gives medians with
- * their range. Writes DIR/connections.csv (a row per run), DIR/connections.md and DIR/connections.png (one line per
- * model). A model that cannot hold a level (platform threads that do not start) is a row with its error, not a failed
- * bench.
+ * their range. The runs are the {@link Runner}'s (a repeat is its round, the levels and models its cells): DIR/connections.csv
+ * (a row per run, as it goes; a second run into the same {@code --out} adds its rows under the next invocation), its
+ * provenance, servers.log (each client JVM's output). Around them: the backend for the whole bench, and
+ * DIR/connections.md and DIR/connections.png (one line per model) from the invocation's runs as it ends. A model
+ * that cannot hold a level (platform threads that do not start) is a row with its error, not a failed bench.
  */
 public final class ConnectionsBench {
     public static final String NAME = "connections";
@@ -48,9 +51,10 @@ public final class ConnectionsBench {
 
     public static final int DEFAULT_MEASURE_S = 10;
     public static final int DEFAULT_REPEAT = 3;
+    public static final String CSV = "connections.csv";
 
-    /** One client run: what the client printed, what the bench sampled. */
-    public record Row(String model, int connections, int repeat, long completed, double throughput, double cpuS, long lost, long unfinished,
+    /** One client run: its invocation and repeat (the Runner's round), what the client printed, what the bench sampled. */
+    public record Row(int invocation, String model, int connections, int repeat, long completed, double throughput, double cpuS, long lost, long unfinished,
                long peakRssKb, long peakVszKb, int peakThreads, String error) {
         double cpuPerRequestMs() {
             return completed == 0 ? Double.NaN : cpuS * 1000 / completed;
@@ -105,51 +109,66 @@ public final class ConnectionsBench {
             throws IOException, InterruptedException {
         Files.createDirectories(dir);
         Path backendLog = dir.resolve("backend.log");
-        Path clientsLog = dir.resolve("clients.log");
-        Files.writeString(backendLog, "");
-        Files.writeString(clientsLog, "");
-        long started = System.nanoTime();
-        Provenance provenance = Provenance.collect(commandLine, dir, Map.of(), Map.of("client", Provenance.ALL_CPUS, "backend", Provenance.ALL_CPUS));
-        provenance.write(dir);
-        int total = models.size() * levels.size() * repeat;
-        out.printf("bench: preset connections, %d runs (%s x %s connections x %d repeats, %d s each) -> %s%n",
-                total, models, levels, repeat, durationS, dir);
-        List<Row> rows = new ArrayList<>();
+        if (!Files.exists(backendLog)) Files.writeString(backendLog, "");
+        List<Cell> cells = new ArrayList<>();
+        for (int connections : levels) for (String model : models) cells.add(new Cell(model, connections));
+        Runner.Plan<Row> plan = new Runner.Plan<>("preset " + NAME, dir, CSV, ConnectionsReport.TABLE, 1, repeat, Map.of(),
+                Map.of("client", Provenance.ALL_CPUS, "backend", Provenance.ALL_CPUS), commandLine,
+                models + " x " + levels + " connections, " + durationS + " s each");
         try (ServerProcess backend = ServerProcess.backend(FreePort.pick(), 1_000, backendLog)) {
             backend.awaitReady("/echo?delay=0");
             String target = backend.uri("/echo?delay=1000&bytes=32").toString();
-            int i = 0;
-            for (int r = 1; r <= repeat; r++) {
-                for (int connections : levels) {
-                    for (String model : models) {
-                        Row row = client(model, connections, r, durationS, target, clientsLog);
-                        rows.add(row);
-                        out.printf("bench: %d/%d %s %d connections: %s%n", ++i, total, model, connections,
-                                row.error() != null ? "failed: " + row.error()
-                                        : String.format(Locale.ROOT, "%.1f req/s, %.1f s CPU, RSS %d MB, %d threads",
-                                        row.throughput(), row.cpuS(), row.peakRssKb() / 1024, row.peakThreads()));
-                    }
+            List<Row> rows = new Runner<>(plan, new Runner.Experiment<Cell, Row>() {
+                @Override
+                public List<Cell> cells() {
+                    return cells;
                 }
-            }
+
+                @Override
+                public String describe(Cell cell) {
+                    return cell.model() + " " + cell.connections() + " connections";
+                }
+
+                @Override
+                public Row measure(Cell cell, Runner.Trial t) throws IOException, InterruptedException {
+                    return client(t, cell.model(), cell.connections(), durationS, target);
+                }
+
+                @Override
+                public Row failed(Cell cell, Runner.Trial t, String why) {
+                    return new Row(t.invocation(), cell.model(), cell.connections(), t.round(), 0, Double.NaN, Double.NaN, 0, 0, 0, 0, 0, why);
+                }
+
+                @Override
+                public String summary(Row row) {
+                    return row.error() != null ? "failed: " + row.error() : String.format(Locale.ROOT, "%.1f req/s, %.1f s CPU, RSS %d MB, %d threads",
+                            row.throughput(), row.cpuS(), row.peakRssKb() / 1024, row.peakThreads());
+                }
+
+                @Override
+                public void ended(int invocation, List<Row> rows, Provenance provenance) throws IOException {
+                    ConnectionsReport.write(dir, invocation, provenance, durationS, rows);
+                }
+            }, out).run();
+            out.printf("bench: done; %s%n", dir.resolve(ConnectionsReport.REPORT));
+            return rows;
         }
-        provenance = provenance.finishedAfter((System.nanoTime() - started) / 1_000_000_000L);
-        provenance.write(dir);
-        ConnectionsReport.write(dir, provenance, durationS, rows);
-        out.printf("bench: done; %s%n", dir.resolve("connections.md"));
-        return rows;
     }
 
-    /** One {@code clients} JVM, sampled while it runs. */
-    private static Row client(String model, int connections, int repeat, int durationS, String target, Path log) throws IOException, InterruptedException {
+    /** One run's what: a client model holding a number of connections. */
+    record Cell(String model, int connections) {
+    }
+
+    /** One {@code clients} JVM, sampled while it runs, its output in the runs' log; one that fails or hangs is a failed run ({@link StartupFailure}). */
+    private static Row client(Runner.Trial t, String model, int connections, int durationS, String target) throws IOException, InterruptedException {
         List<String> command = List.of(ServerProcess.java(), "-cp", System.getProperty("java.class.path"), "loomylin.Main",
                 "clients", "--model", model, "--connections", Integer.toString(connections), "--duration", Integer.toString(durationS),
                 "--target", target, "--source-addresses", SOURCES, "--format", "json");
-        Files.writeString(log, "=== " + model + " " + connections + "\n", java.nio.file.StandardOpenOption.APPEND);
         Path json = Files.createTempFile("loomylin-clients", ".json");
         try {
             ProcessBuilder builder = new ProcessBuilder(command)
                     .redirectOutput(json.toFile())
-                    .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                    .redirectError(ProcessBuilder.Redirect.appendTo(t.log().toFile()))
                     .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
             builder.environment().keySet().removeIf(k -> k.startsWith("LOOMYLIN_"));
             Process process = ChildProcesses.start(builder);
@@ -159,18 +178,18 @@ public final class ConnectionsBench {
                 // opening up to 50,000 connections, the measured period, the drain (at most 30 s), the JVM's start and stop
                 if (!process.waitFor(durationS + 180L, TimeUnit.SECONDS)) {
                     ChildProcesses.stop(process, Duration.ofSeconds(5));
-                    return failed(model, connections, repeat, "still running after " + (durationS + 180) + " s; killed");
+                    throw new StartupFailure("still running after " + (durationS + 180) + " s; killed");
                 }
                 sampler.close();
                 peaks = sampler.peaks();
             }
             String printed = Files.readString(json).strip();
             if (process.exitValue() != 0 || printed.isEmpty()) {
-                List<String> lines = Files.readAllLines(log);
-                return failed(model, connections, repeat, "exit " + process.exitValue() + ": " + (lines.isEmpty() ? "" : lines.get(lines.size() - 1)));
+                List<String> lines = Files.readAllLines(t.log());
+                throw new StartupFailure("exit " + process.exitValue() + ": " + (lines.isEmpty() ? "" : lines.get(lines.size() - 1)));
             }
             Map<?, ?> r = (Map<?, ?>) Json.parse(printed.lines().reduce((a, b) -> b).orElseThrow());
-            return new Row(model, connections, repeat, number(r, "completed"), ((Number) r.get("throughput")).doubleValue(),
+            return new Row(t.invocation(), model, connections, t.round(), number(r, "completed"), ((Number) r.get("throughput")).doubleValue(),
                     ((Number) r.get("cpuSeconds")).doubleValue(), number(r, "lost"), number(r, "unfinished"),
                     peaks.rssKb(), peaks.vszKb(), peaks.threads(), null);
         } finally {
@@ -180,9 +199,5 @@ public final class ConnectionsBench {
 
     private static long number(Map<?, ?> r, String name) {
         return ((Number) r.get(name)).longValue();
-    }
-
-    private static Row failed(String model, int connections, int repeat, String error) {
-        return new Row(model, connections, repeat, 0, Double.NaN, Double.NaN, 0, 0, 0, 0, 0, error);
     }
 }

@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
 import javax.imageio.ImageIO;
+import loomylin.lab.engine.output.Invocations;
 import loomylin.lab.engine.output.Provenance;
 import loomylin.lab.engine.result.Column;
 import loomylin.lab.engine.result.Table;
@@ -28,8 +29,8 @@ import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
- * What {@code bench --preset connections} writes: connections.csv (a row per client run), connections.md (the
- * table of medians with their range, and the command) and connections.png, the seed's layout: a 3 x 2 grid against
+ * What {@code bench --preset connections} writes besides the runner's connections.csv (a row per client run):
+ * connections.md (the table of medians with their range, and the command) and connections.png, the seed's layout: a 3 x 2 grid against
  * connections, one line per client model through the medians (throughput, CPU time, CPU per request, peak RSS,
  * peak VSZ, peak OS threads).
  */
@@ -49,8 +50,9 @@ public final class ConnectionsReport {
             new Metric("peak VSZ", "MB", r -> r.peakVszKb() / 1024.0),
             new Metric("peak OS threads", "threads", Row::peakThreads));
 
-    /** connections.csv: a row per client run. */
-    static final Table<Row> TABLE = Table.written(List.of(Column.text("model", Row::model), Column.integer("connections", Row::connections),
+    public static final String REPORT = "connections.md";
+    /** connections.csv: a row per client run, its invocation first (the committed file, written before, has none). */
+    static final Table<Row> TABLE = Table.written(List.of(Column.integer(Invocations.COLUMN, Row::invocation), Column.text("model", Row::model), Column.integer("connections", Row::connections),
             Column.integer("repeat", Row::repeat), Column.whole("completed", Row::completed), Column.fixed("throughput_rps", 1, Row::throughput),
             Column.fixed("cpu_s", 2, Row::cpuS), Column.fixed("cpu_per_request_ms", 4, Row::cpuPerRequestMs), Column.whole("peak_rss_kb", Row::peakRssKb),
             Column.whole("peak_vsz_kb", Row::peakVszKb), Column.integer("peak_threads", Row::peakThreads), Column.whole("lost", Row::lost),
@@ -59,15 +61,15 @@ public final class ConnectionsReport {
     private ConnectionsReport() {
     }
 
-    public static void write(Path dir, Provenance provenance, int durationS, List<Row> rows) throws IOException {
-        Files.writeString(dir.resolve("connections.csv"), TABLE.text(rows));
+    /** connections.md and connections.png from the runs of {@code invocation}; the runner writes connections.csv as they end. */
+    public static void write(Path dir, int invocation, Provenance provenance, int durationS, List<Row> rows) throws IOException {
         List<Cell> cells = cells(rows);
-        Files.writeString(dir.resolve("connections.md"), markdown(provenance, durationS, cells));
+        Files.writeString(dir.resolve(REPORT), markdown(provenance.markdown() + Invocations.oneInvocationNote(invocation, ConnectionsBench.CSV), durationS, cells));
         chart(dir.resolve("connections.png"), cells);
     }
 
-    private static String markdown(Provenance provenance, int durationS, List<Cell> cells) {
-        StringBuilder md = new StringBuilder("# Client models at connection scale\n\n" + provenance.markdown() + "Each client JVM holds N keep-alive "
+    private static String markdown(String provenance, int durationS, List<Cell> cells) {
+        StringBuilder md = new StringBuilder("# Client models at connection scale\n\n" + provenance + "Each client JVM holds N keep-alive "
                 + "connections to the backend's /echo (1 s delay, 32 bytes) for " + durationS + " s; CPU is the client's during that period. "
                 + "Median (min-max) of the runs; lost and unfinished are summed over them.\n\n"
                 + "| model | connections | runs | req/s | CPU s | CPU ms/req | peak RSS MB | peak VSZ MB | peak threads | lost | unfinished |\n"

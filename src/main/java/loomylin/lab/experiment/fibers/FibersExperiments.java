@@ -21,7 +21,9 @@ import loomylin.lab.engine.load.ClientBinary;
 import loomylin.lab.engine.load.HeyCsv;
 import loomylin.lab.engine.load.HeyRun;
 import loomylin.lab.engine.output.Machine;
+import loomylin.lab.engine.output.Invocations;
 import loomylin.lab.engine.output.Provenance;
+import loomylin.lab.engine.Runner;
 import loomylin.lab.engine.run.PresetOptions;
 import loomylin.lab.engine.process.ChildProcesses;
 import loomylin.lab.engine.run.FreePort;
@@ -49,7 +51,10 @@ import loomylin.server.web.Limits;
  * {@code --duration}, grown for long requests as every closed-loop window ({@link Windows#closedS(int, long)}; the
  * seed used wrk2 for fixed durations too), req/s = 2xx answers / hey's wall time. A run with too few answers to
  * decide is marked too short ({@link Row#tooShort()}) and left out of the verdicts. Closed loop only: hey has no open-loop
- * mode. Writes seed004.csv (a row per run, as it goes) and seed004.md (the seed's tables beside ours).
+ * mode. The runs are the {@link Runner}'s (one round of every cell, in experiment, request time, concurrency,
+ * pool order): seed004.csv (a row per run, as it goes; a second run into the same {@code --out} adds its rows under
+ * the next invocation), its provenance, servers.log. Around them: the calibration before, and seed004.md (the
+ * seed's tables beside ours) from the invocation's runs as it ends.
  */
 public final class FibersExperiments {
     public static final String NAME = "seed004";
@@ -65,8 +70,13 @@ public final class FibersExperiments {
     public static final String DURATION = Windows.DECIDING_CLOSED_S + "s";
     public static final String WARMUP = "8s";
     public static final String HEAP = "1g";
-    /** seed004.csv: a row per run; its {@code window_s} is hey's -z, {@code duration_s} hey's wall time. */
-    public static final Table<Row> TABLE = Table.written(List.of(Column.integer("experiment", Row::experiment), Column.integer("request_ms", Row::ms),
+    public static final String CSV = "seed004.csv";
+    public static final String REPORT = "seed004.md";
+    /**
+     * seed004.csv: a row per run, its invocation first (the committed file, written before, has none); its
+     * {@code window_s} is hey's -z, {@code duration_s} hey's wall time.
+     */
+    public static final Table<Row> TABLE = Table.written(List.of(Column.integer(Invocations.COLUMN, Row::invocation), Column.integer("experiment", Row::experiment), Column.integer("request_ms", Row::ms),
             Column.integer("concurrency", Row::concurrency), Column.text("pool", Row::pool), Column.text("query", Row::query), Column.integer("ok", Row::ok),
             Column.integer("errors", Row::errors), Column.fixed("rps", 1, Row::rps), Column.fixed("p50_ms", 2, Row::p50Ms), Column.fixed("p99_ms", 2, Row::p99Ms),
             Column.quoted("failure", Row::failure), Column.integer("window_s", Row::windowS), Column.fixed("duration_s", 2, Row::seconds),
@@ -84,15 +94,15 @@ public final class FibersExperiments {
             "2/1000", new int[][] {{100, 99}, {206, 197}, {206, 221}, {198, 175}, {199, 173}, {198, 169}});
 
     /**
-     * One finished (or failed) run. {@code failure} null = completed. {@code ok} and {@code errors} count the
+     * One finished (or failed) run of an invocation. {@code failure} null = completed. {@code ok} and {@code errors} count the
      * answers in hey's CSV, which lists only requests that got an answer. {@code windowS} is hey's {@code -z},
      * {@code seconds} its wall time (start to exit), {@code stealPct} the machine's steal time during it.
      */
-    public record Row(int experiment, int ms, int concurrency, String pool, String query, int ok, int errors, double rps,
+    public record Row(int invocation, int experiment, int ms, int concurrency, String pool, String query, int ok, int errors, double rps,
                double p50Ms, double p99Ms, String failure, int windowS, double seconds, double stealPct) {
         /** A run that could not complete: nothing measured. */
-        static Row failed(int experiment, int ms, int concurrency, String pool, String query, int windowS, String failure) {
-            return new Row(experiment, ms, concurrency, pool, query, 0, 0, 0, Double.NaN, Double.NaN, failure, windowS, Double.NaN, Double.NaN);
+        static Row failed(int invocation, int experiment, int ms, int concurrency, String pool, String query, int windowS, String failure) {
+            return new Row(invocation, experiment, ms, concurrency, pool, query, 0, 0, 0, Double.NaN, Double.NaN, failure, windowS, Double.NaN, Double.NaN);
         }
 
         /**
@@ -143,81 +153,90 @@ public final class FibersExperiments {
         List<Integer> concurrency = o.concurrency();
         String duration = o.duration();
         String warmup = o.warmup();
-        String twin = o.common().twin();
-        String heap = o.common().heap();
-        int timeoutS = o.common().timeoutS();
         Path hey = o.hey().locate();
         Path dir = o.common().out();
-        int runs = EXPERIMENTS.size() * REQUEST_MS.size() * concurrency.size() * pools.size();
-        long estimateS = estimateS(seconds(duration), seconds(warmup), concurrency.size() * pools.size());
+        Machine machine = Machine.describe(Map.of(Client.HEY, hey));
+        out.printf("bench: preset %s: calibrating%n", NAME);
+        Calibration calibration;
         try {
-            Files.createDirectories(dir);
-            Path serversLog = dir.resolve("servers.log");
-            Files.writeString(serversLog, "");
-            Machine machine = Machine.describe(java.util.Map.of(Client.HEY, hey));
-            long started = System.nanoTime();
-            Provenance provenance = Provenance.collect(commandLine, dir, Map.of("hey", ClientBinary.version(Client.HEY, hey)),
-                    Map.of("server", Provenance.ALL_CPUS, "client", Provenance.ALL_CPUS));
-            provenance.write(dir);
-            out.printf("bench: preset %s, %d runs of %s windows (%d s for 1 s requests), about %d minutes; calibrating%n", NAME, runs, duration,
-                    Windows.closedS((int) seconds(duration), 1000), (estimateS + 59) / 60);
-            Calibration calibration = Calibration.measure();
-            out.printf("bench: %.0f SHA-256 iterations per ms, %.0f file bytes per ms of reading and sending%n",
-                    calibration.iterationsPerMs(), calibration.fileBytesPerMs());
-            List<Row> rows = new ArrayList<>();
-            Path csv = dir.resolve("seed004.csv");
-            Files.writeString(csv, TABLE.header() + "\n");
-            int n = 0;
-            for (int e = 0; e < EXPERIMENTS.size(); e++) {
-                for (int ms : REQUEST_MS) {
-                    String query = calibration.query(EXPERIMENTS.get(e), ms, FILE_CAP);
-                    for (int c : concurrency) {
-                        for (String pool : pools) {
-                            n++;
-                            int windowS = Windows.closedS((int) seconds(duration), ms);
-                            Row row = one(e + 1, ms, c, pool, query, twin, heap, hey, warmup, windowS, timeoutS, serversLog);
-                            rows.add(row);
-                            Files.writeString(csv, TABLE.line(row) + "\n", java.nio.file.StandardOpenOption.APPEND);
-                            out.printf("bench: %d/%d exp %d %d ms c=%d %s: %s%n", n, runs, e + 1, ms, c, pool,
-                                    row.failure() != null ? "N/A (" + row.failure() + ")" : String.format(Locale.ROOT, "%.1f req/s, %d errors in %d s%s", row.rps(),
-                                            row.errors(), row.windowS(), row.tooShort() ? "  TOO SHORT" : ""));
-                        }
-                    }
-                }
-            }
-            provenance = provenance.finishedAfter((System.nanoTime() - started) / 1_000_000_000L);
-            provenance.write(dir);
-            FibersReport.write(dir.resolve("seed004.md"), provenance, machine, calibration, duration, warmup, pools, concurrency, rows);
-            out.printf("bench: done; %s%n", dir.resolve("seed004.md"));
-            return dir;
+            calibration = Calibration.measure();
         } catch (IOException e) {
             throw new StartupFailure("bench: " + e.getMessage());
         }
+        out.printf("bench: %.0f SHA-256 iterations per ms, %.0f file bytes per ms of reading and sending%n",
+                calibration.iterationsPerMs(), calibration.fileBytesPerMs());
+        List<Cell> cells = new ArrayList<>();
+        for (int e = 0; e < EXPERIMENTS.size(); e++)
+            for (int ms : REQUEST_MS)
+                for (int c : concurrency)
+                    for (String pool : pools)
+                        cells.add(new Cell(e + 1, ms, c, pool, calibration.query(EXPERIMENTS.get(e), ms, FILE_CAP), Windows.closedS((int) seconds(duration), ms)));
+        long estimateS = estimateS(seconds(duration), seconds(warmup), concurrency.size() * pools.size());
+        String intro = String.format(Locale.ROOT, "hey windows of %s (%d s for 1 s requests), about %d minutes", duration,
+                Windows.closedS((int) seconds(duration), 1000), (estimateS + 59) / 60);
+        Runner.Plan<Row> plan = new Runner.Plan<>("preset " + NAME, dir, CSV, TABLE, 1, 1, Map.of("hey", ClientBinary.version(Client.HEY, hey)),
+                Map.of("server", Provenance.ALL_CPUS, "client", Provenance.ALL_CPUS), commandLine, intro);
+        new Runner<>(plan, new Runner.Experiment<Cell, Row>() {
+            @Override
+            public List<Cell> cells() {
+                return cells;
+            }
+
+            @Override
+            public String describe(Cell cell) {
+                return "exp " + cell.experiment() + " " + cell.ms() + " ms c=" + cell.concurrency() + " " + cell.pool();
+            }
+
+            @Override
+            public Row measure(Cell cell, Runner.Trial t) throws IOException {
+                return one(t, cell, o.common().twin(), o.common().heap(), hey, warmup, o.common().timeoutS());
+            }
+
+            @Override
+            public Row failed(Cell cell, Runner.Trial t, String why) {
+                return Row.failed(t.invocation(), cell.experiment(), cell.ms(), cell.concurrency(), cell.pool(), cell.query(), cell.windowS(),
+                        why.length() > 160 ? why.substring(0, 160) + "..." : why);
+            }
+
+            @Override
+            public String summary(Row row) {
+                return row.failure() != null ? "N/A (" + row.failure() + ")" : String.format(Locale.ROOT, "%.1f req/s, %d errors in %d s%s", row.rps(),
+                        row.errors(), row.windowS(), row.tooShort() ? "  TOO SHORT" : "");
+            }
+
+            @Override
+            public void ended(int invocation, List<Row> rows, Provenance provenance) throws IOException {
+                FibersReport.write(dir.resolve(REPORT), invocation, provenance, machine, calibration, duration, warmup, pools, concurrency, rows);
+            }
+        }, out).run();
+        out.printf("bench: done; %s%n", dir.resolve(REPORT));
+        return dir;
     }
 
-    /** One run; a server that will not start or a hey that fails is an N/A row, not the end of the bench. */
-    private static Row one(int experiment, int ms, int c, String pool, String query, String twin, String heap, Path hey,
-                           String warmup, int windowS, int timeoutS, Path serversLog) throws IOException {
-        Files.writeString(serversLog, "=== exp " + experiment + " " + ms + " ms c=" + c + " " + pool + "\n", java.nio.file.StandardOpenOption.APPEND);
+    /** One run's what: an experiment's mix at one request time, concurrency and pool, as its /mixed query and hey window. */
+    record Cell(int experiment, int ms, int concurrency, String pool, String query, int windowS) {
+    }
+
+    /** One run; a server that will not start, exits, or a hey that fails is a failed run ({@link StartupFailure}), not the end of the bench. */
+    private static Row one(Runner.Trial t, Cell cell, String twin, String heap, Path hey, String warmup, int timeoutS) throws IOException {
         URI unused = URI.create("http://" + ServerProcess.HOST + ":1");
-        ServerProcess server = ServerProcess.server(pool, twin, heap, FreePort.pick(), unused, HopClientKind.JDK, serversLog);
+        ServerProcess server = ServerProcess.server(cell.pool(), twin, heap, FreePort.pick(), unused, HopClientKind.JDK, t.log());
         try {
-            server.awaitPool(pool, twin);
-            URI url = server.uri("/" + query);
-            HeyRun.warmUp(hey, url, warmup, c, timeoutS); // at the run's own concurrency, as every bench warm-up
+            server.awaitPool(cell.pool(), twin);
+            URI url = server.uri("/" + cell.query());
+            HeyRun.warmUp(hey, url, warmup, cell.concurrency(), timeoutS); // at the run's own concurrency, as every bench warm-up
             long start = System.nanoTime();
             Optional<CpuTimes> machineBefore = ProcReader.SYSTEM.cpuTimes();
-            HeyCsv.Responses r = measure(hey, url, windowS, c, timeoutS);
+            HeyCsv.Responses r = measure(hey, url, cell.windowS(), cell.concurrency(), timeoutS);
             // hey -z stops sending at the duration but waits for the requests in flight (up to its timeout):
             // req/s divides by its wall time, start to exit, as every other bench run does, not by the duration.
             double seconds = (System.nanoTime() - start) / 1e9;
             double stealPct = machineBefore.flatMap(b -> ProcReader.SYSTEM.cpuTimes().map(a -> a.stealPctSince(b))).orElse(Double.NaN);
-            if (!server.alive()) return Row.failed(experiment, ms, c, pool, query, windowS, "server exited");
-            return new Row(experiment, ms, c, pool, query, r.ok(), r.count() - r.ok(), r.ok() / seconds,
-                    r.percentileMs(50), r.percentileMs(99), null, windowS, seconds, stealPct);
-        } catch (StartupFailure | HeyCsv.Malformed e) {
-            String line = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-            return Row.failed(experiment, ms, c, pool, query, windowS, line.length() > 160 ? line.substring(0, 160) + "..." : line);
+            if (!server.alive()) throw new StartupFailure("server exited");
+            return new Row(t.invocation(), cell.experiment(), cell.ms(), cell.concurrency(), cell.pool(), cell.query(), r.ok(), r.count() - r.ok(),
+                    r.ok() / seconds, r.percentileMs(50), r.percentileMs(99), null, cell.windowS(), seconds, stealPct);
+        } catch (HeyCsv.Malformed e) {
+            throw new StartupFailure(e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
         } finally {
             server.close();
         }

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import loomylin.lab.engine.output.Machine;
+import loomylin.lab.engine.output.Invocations;
 import loomylin.lab.engine.output.Provenance;
 import loomylin.lab.engine.run.RunResult;
 import loomylin.lab.engine.run.Windows;
@@ -20,11 +21,12 @@ public final class FibersReport {
     private FibersReport() {
     }
 
-    public static void write(Path target, Provenance provenance, Machine machine, Calibration cal, String duration, String warmup,
+    public static void write(Path target, int invocation, Provenance provenance, Machine machine, Calibration cal, String duration, String warmup,
                       List<String> pools, List<Integer> concurrency, List<FibersExperiments.Row> rows) throws IOException {
         Map<String, FibersExperiments.Row> byKey = FibersExperiments.index(rows);
         StringBuilder md = new StringBuilder();
-        md.append("# Seed 004 (fibers-server) on this machine\n\n").append(provenance.markdown());
+        md.append("# Seed 004 (fibers-server) on this machine\n\n").append(provenance.markdown())
+                .append(Invocations.oneInvocationNote(invocation, FibersExperiments.CSV));
         md.append(String.format(Locale.ROOT, "Machine: %d cores, %d MB, %s; %s; %s; %s%n%n", machine.cores(), machine.memoryKb() / 1024,
                 machine.cpu(), machine.jdk(), machine.os(), machine.date()));
         long tooShort = rows.stream().filter(FibersExperiments.Row::tooShort).count();

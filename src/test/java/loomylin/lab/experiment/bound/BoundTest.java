@@ -47,7 +47,7 @@ class BoundTest {
     }
 
     private static Bound.Row row(long ok, long refused, double poolQueued, double tasksWaiting, double carrierQueued) {
-        return new Bound.Row("cpu", "loom", 0, 1000, "/q", ok + refused, ok, refused, 0, ok / 20.0, 100, poolQueued, -1, tasksWaiting,
+        return new Bound.Row(1, "cpu", "loom", 0, 1000, "/q", ok + refused, ok, refused, 0, ok / 20.0, 100, poolQueued, -1, tasksWaiting,
                 carrierQueued, 30, 40, 10, 10, 0.1, 0, null);
     }
 
@@ -84,17 +84,17 @@ class BoundTest {
             assertEquals(limited, !f[header.indexOf("admission_queued_peak")].isEmpty(), "the limit's queue is read when there is a limit: " + line);
         }
         String blocking = csv.get(1);
-        assertTrue(blocking.startsWith("blocking,qtp:8,0,40,"), blocking);
+        assertTrue(blocking.startsWith("1,blocking,qtp:8,0,40,"), "the first invocation into a new --out: " + blocking);
         assertTrue(Double.parseDouble(blocking.split(",")[header.indexOf("pool_queued_peak")]) >= 1,
                 "40 clients on 6 request threads queue in Jetty's queue: " + blocking);
-        assertTrue(csv.get(5).startsWith("bodies,jetty-vtp:400,0,8,"), csv.get(5));
+        assertTrue(csv.get(5).startsWith("1,bodies,jetty-vtp:400,0,8,"), csv.get(5));
 
         List<String> series = Files.readAllLines(out.resolve("bound-series.csv"));
-        assertEquals("load,pool,max_in_flight," + QueueSampler.SERIES_HEADER, series.get(0));
-        for (String run : List.of("blocking,qtp:8,0,", "cpu,qtp:8,0,", "bodies,jetty-vtp:400,0,"))
+        assertEquals("invocation,load,pool,max_in_flight," + QueueSampler.SERIES_HEADER, series.get(0));
+        for (String run : List.of("1,blocking,qtp:8,0,", "1,cpu,qtp:8,0,", "1,bodies,jetty-vtp:400,0,"))
             assertTrue(series.stream().anyMatch(l -> l.startsWith(run)), "scrapes of " + run + " in " + String.join("\n", series));
-        int poolQueued = 3 + List.of(QueueSampler.SERIES_HEADER.split(",")).indexOf("pool_queued");
-        assertTrue(series.stream().filter(l -> l.startsWith("blocking,qtp:8,0,")).anyMatch(l -> Double.parseDouble(l.split(",", -1)[poolQueued]) >= 1),
+        int poolQueued = 4 + List.of(QueueSampler.SERIES_HEADER.split(",")).indexOf("pool_queued");
+        assertTrue(series.stream().filter(l -> l.startsWith("1,blocking,qtp:8,0,")).anyMatch(l -> Double.parseDouble(l.split(",", -1)[poolQueued]) >= 1),
                 "the queue of the blocking run, scrape by scrape");
 
         String md = Files.readString(out.resolve("bound.md"));
@@ -106,12 +106,17 @@ class BoundTest {
         }
         Map<?, ?> provenance = (Map<?, ?>) Json.parse(Files.readString(out.resolve("provenance.json")));
         assertTrue(String.valueOf(provenance.get("command")).contains("--preset bound"), provenance.toString());
+        assertTrue(provenance.containsKey("duration_s"), "the finished invocation says how long it took: " + provenance);
+        assertTrue(Files.readString(out.resolve("servers.log")).contains("=== blocking qtp:8 no limit invocation 1 round 1\n"), "each run headed in the log");
         assertTrue(log.toString(StandardCharsets.UTF_8).contains("bench: done"), log.toString(StandardCharsets.UTF_8));
     }
 
-    /** Every committed bound.csv reads back and writes the same. */
+    /** Every committed bound.csv reads back and writes the same; one written before the invocation column reads it as 0. */
     @Test
-    void theCommittedResultsReadBack() {
+    void theCommittedResultsReadBack() throws java.io.IOException {
         loomylin.testing.CommittedCsv.assertRoundTrips(BoundReport.TABLE, "bound.csv");
+        for (Path file : loomylin.testing.CommittedCsv.named("bound.csv"))
+            if (!Files.readString(file).startsWith("invocation,"))
+                assertEquals(List.of(0), BoundReport.TABLE.read(file).stream().map(Bound.Row::invocation).distinct().toList(), file.toString());
     }
 }

@@ -37,7 +37,10 @@ class ConnectionsBenchTest {
             if (r.model().equals("threads")) assertTrue(r.peakThreads() >= r.connections(), "a platform thread per connection: " + r);
             else assertTrue(r.peakThreads() < r.connections(), "no OS thread per connection: " + r);
         }
-        assertEquals(13, Files.readAllLines(dir.resolve("connections.csv")).size());
+        List<String> csv = Files.readAllLines(dir.resolve("connections.csv"));
+        assertEquals(13, csv.size());
+        assertTrue(csv.get(0).startsWith("invocation,model,") && csv.get(1).startsWith("1,nio,100,1,"), "the first invocation into a new --out: " + csv);
+        assertTrue(Files.readString(dir.resolve("servers.log")).contains("=== threads 200 connections invocation 1 round 2\n"), "each client run headed in the log");
         assertTrue(Files.size(dir.resolve("connections.png")) > 0);
         String md = Files.readString(dir.resolve("connections.md"));
         assertTrue(md.contains("| virtual | 200 | 2 |"), md);
@@ -56,11 +59,15 @@ class ConnectionsBenchTest {
         assertTrue(e.getMessage().contains("from 1 to 19000"), e.getMessage());
     }
 
-    /** connections.csv is written as the committed file spells it: its header, and its first run's line. */
+    /**
+     * connections.csv is written as the committed file spells it, with the invocation column first, which the
+     * committed file (written before the preset ran on the Runner) lacks: its header, and its first run's line.
+     */
     @Test
     void aRunIsWrittenAsTheCommittedFileSpellsIt() throws java.io.IOException {
-        List<String> committed = Files.readAllLines(loomylin.testing.CommittedCsv.named("connections.csv").getFirst());
-        ConnectionsBench.Row first = new ConnectionsBench.Row("nio", 100, 1, 1000, 98.9, 0.14, 0, 0, 59004, 8945640, 19, null);
+        List<String> committed = Files.readAllLines(loomylin.testing.CommittedCsv.named("connections.csv").getFirst()).stream()
+                .map(line -> (line.startsWith("model,") ? "invocation," : "1,") + line).toList();
+        ConnectionsBench.Row first = new ConnectionsBench.Row(1, "nio", 100, 1, 1000, 98.9, 0.14, 0, 0, 59004, 8945640, 19, null);
         assertEquals(committed.subList(0, 2), List.of(ConnectionsReport.TABLE.header(), ConnectionsReport.TABLE.line(first)));
     }
 }

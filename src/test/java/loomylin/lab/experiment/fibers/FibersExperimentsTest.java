@@ -39,9 +39,9 @@ class FibersExperimentsTest {
         List<FibersExperiments.Row> rows = new ArrayList<>();
         for (int ms : FibersExperiments.REQUEST_MS) {
             for (int c : List.of(100, 1000, 2000)) {
-                rows.add(new FibersExperiments.Row(1, ms, c, "loom", "q", 30 * c, 0, 100, 1, 2, null, 20, 20, 0));
+                rows.add(new FibersExperiments.Row(1, 1, ms, c, "loom", "q", 30 * c, 0, 100, 1, 2, null, 20, 20, 0));
                 boolean failed = ms == 1000 && c == 2000;
-                rows.add(new FibersExperiments.Row(1, ms, c, "qtp:1000", "q", 30 * c, ms == 1000 && c == 1000 ? 5 : 0, c == 100 ? 150 : 90, 1, 2,
+                rows.add(new FibersExperiments.Row(1, 1, ms, c, "qtp:1000", "q", 30 * c, ms == 1000 && c == 1000 ? 5 : 0, c == 100 ? 150 : 90, 1, 2,
                         failed ? "server exited" : null, 20, 20, 0));
             }
         }
@@ -50,7 +50,7 @@ class FibersExperimentsTest {
         assertTrue(verdict.contains("qtp:1000 completed 0 of 2 of them without errors (holds)"), verdict);
 
         // a loom run with 19 answers per client decides nothing: its cell leaves the comparison instead of counting against loom
-        rows.set(0, new FibersExperiments.Row(1, 10, 100, "loom", "q", 1_900, 0, 95, 1, 2, null, 20, 20, 0));
+        rows.set(0, new FibersExperiments.Row(1, 1, 10, 100, "loom", "q", 1_900, 0, 95, 1, 2, null, 20, 20, 0));
         String without = FibersReport.verdict(1, FibersExperiments.index(rows), List.of(100, 1000, 2000));
         assertTrue(without.contains("loom at or above qtp:1000 in 6 of 8 cells whose runs decide"), without);
     }
@@ -61,7 +61,7 @@ class FibersExperimentsTest {
         assertTrue(!row(10, 2_000).tooShort(), "2,000 answers, 200 per client");
         assertTrue(row(1_000, 19_999).tooShort(), "under 20 per client");
         assertTrue(!row(1_000, 20_000).tooShort(), "20 per client");
-        FibersExperiments.Row failed = FibersExperiments.Row.failed(1, 10, 100, "loom", "q", 20, "server exited");
+        FibersExperiments.Row failed = FibersExperiments.Row.failed(1, 1, 10, 100, "loom", "q", 20, "server exited");
         assertTrue(!failed.tooShort(), "a failed run is N/A, not too short");
         assertEquals("N/A", FibersReport.cell(failed));
         assertEquals("100 (too short)", FibersReport.cell(row(1_000, 19_999)));
@@ -78,16 +78,16 @@ class FibersExperimentsTest {
     }
 
     private static FibersExperiments.Row row(int c, int ok) {
-        return new FibersExperiments.Row(1, 10, c, "loom", "q", ok, 0, 100, 1, 2, null, 20, 20, 0);
+        return new FibersExperiments.Row(1, 1, 10, c, "loom", "q", ok, 0, 100, 1, 2, null, 20, 20, 0);
     }
 
     @Test
     void fewerAnswersThanClientsIsARunThatDidNotComplete() {
-        FibersExperiments.Row timedOut = new FibersExperiments.Row(1, 1000, 2000, "loom", "q", 2, 0, 0.1, 20_000, 20_000, null, 30, 21, 0);
+        FibersExperiments.Row timedOut = new FibersExperiments.Row(1, 1, 1000, 2000, "loom", "q", 2, 0, 0.1, 20_000, 20_000, null, 30, 21, 0);
         assertEquals(1998, timedOut.unanswered());
         assertTrue(!timedOut.complete());
         assertEquals("0 (>= 1998 unanswered) (too short)", FibersReport.cell(timedOut));
-        FibersExperiments.Row fine = new FibersExperiments.Row(1, 10, 100, "loom", "q", 4000, 0, 400, 200, 300, null, 20, 20, 0);
+        FibersExperiments.Row fine = new FibersExperiments.Row(1, 1, 10, 100, "loom", "q", 4000, 0, 400, 200, 300, null, 20, 20, 0);
         assertEquals(0, fine.unanswered());
         assertEquals("400", FibersReport.cell(fine));
     }
@@ -117,16 +117,18 @@ class FibersExperimentsTest {
         List<String> csv = Files.readAllLines(out.resolve("seed004.csv"));
         assertEquals(1 + FibersExperiments.EXPERIMENTS.size() * FibersExperiments.REQUEST_MS.size(), csv.size(), String.join("\n", csv));
         assertEquals(FibersExperiments.TABLE.header(), csv.get(0));
+        List<String> header = FibersExperiments.TABLE.columnNames();
         for (String row : csv.subList(1, csv.size())) {
             String[] f = row.split(",", -1);
-            assertEquals(FibersExperiments.TABLE.columnNames().size(), f.length, row);
-            assertEquals("1", f[11], "a 1 s window asked for stays 1 s: " + row);
-            assertEquals("true", f[14], "a few hundred answers over 4 clients decide nothing: " + row);
-            assertEquals("loom", f[3], row);
-            assertTrue(f[4].matches("mixed\\?cpu=\\d+&sleep=\\d+&file=\\d+"), row);
-            assertTrue(Integer.parseInt(f[5]) > 0, "some 2xx answers: " + row);
-            assertEquals("0", f[6], "no errors: " + row);
-            assertEquals("", f[10], "no failure: " + row);
+            assertEquals(header.size(), f.length, row);
+            assertEquals("1", f[header.indexOf("invocation")], "the first invocation into a new --out: " + row);
+            assertEquals("1", f[header.indexOf("window_s")], "a 1 s window asked for stays 1 s: " + row);
+            assertEquals("true", f[header.indexOf("too_short")], "a few hundred answers over 4 clients decide nothing: " + row);
+            assertEquals("loom", f[header.indexOf("pool")], row);
+            assertTrue(f[header.indexOf("query")].matches("mixed\\?cpu=\\d+&sleep=\\d+&file=\\d+"), row);
+            assertTrue(Integer.parseInt(f[header.indexOf("ok")]) > 0, "some 2xx answers: " + row);
+            assertEquals("0", f[header.indexOf("errors")], "no errors: " + row);
+            assertEquals("", f[header.indexOf("failure")], "no failure: " + row);
         }
         String md = Files.readString(out.resolve("seed004.md"));
         assertTrue(md.contains("SHA-256 iterations per ms"), md);
@@ -140,11 +142,15 @@ class FibersExperimentsTest {
         assertTrue(log.toString(StandardCharsets.UTF_8).contains("bench: done"), log.toString(StandardCharsets.UTF_8));
     }
 
-    /** seed004.csv is written as the committed file spells it: its header, and its first run's line. */
+    /**
+     * seed004.csv is written as the committed file spells it, with the invocation column first, which the committed
+     * file (written before the preset ran on the Runner) lacks: its header, and its first run's line.
+     */
     @Test
     void aRunIsWrittenAsTheCommittedFileSpellsIt() throws java.io.IOException {
-        List<String> committed = java.nio.file.Files.readAllLines(loomylin.testing.CommittedCsv.named("seed004.csv").getFirst());
-        FibersExperiments.Row first = new FibersExperiments.Row(1, 10, 100, "loom", "mixed?cpu=2699&sleep=8&file=3926492", 13053, 0, 644.6, 151.80, 249.20,
+        List<String> committed = java.nio.file.Files.readAllLines(loomylin.testing.CommittedCsv.named("seed004.csv").getFirst()).stream()
+                .map(line -> (line.startsWith("experiment,") ? "invocation," : "1,") + line).toList();
+        FibersExperiments.Row first = new FibersExperiments.Row(1, 1, 10, 100, "loom", "mixed?cpu=2699&sleep=8&file=3926492", 13053, 0, 644.6, 151.80, 249.20,
                 null, 20, 20.25, 0.0);
         assertEquals(committed.subList(0, 2), List.of(FibersExperiments.TABLE.header(), FibersExperiments.TABLE.line(first)));
     }
