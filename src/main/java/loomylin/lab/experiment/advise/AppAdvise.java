@@ -71,7 +71,7 @@ public final class AppAdvise {
             new Flags.Flag("window", "DURATION", "15s", "each measured window"),
             new Flags.Flag("warmup", "DURATION", "5s", "each warm-up slice, and the first measurement that sizes the Little's-law pool"),
             new Flags.Flag("runs", "N", "1", "runs of each shape per invocation, interleaved"),
-            new Flags.Flag("invocations", "N", "2", "passes over every shape; a shape decides only on runs from 2 or more"),
+            new Flags.Flag("invocations", "N", "2", "passes over every shape; a shape's figures from fewer than 2 are a sketch"),
             new Flags.Flag("timeout", "S", "20", "oha's per-request timeout in seconds; a request that takes longer counts as an error"),
             new Flags.Flag("client-limit", "PERCENT", "90", "mark a run client-limited when oha kept this share of the cores busy, or oha and the application this share of the machine"),
             new Flags.Flag("oha", "PATH", null, "the oha binary (default: oha on PATH, else ~/.cargo/bin/oha)"),
@@ -93,18 +93,19 @@ public final class AppAdvise {
         return """
                 Usage: java -jar loomylin.jar advise --app 'java -jar your-app.jar' --url http://localhost:8080/your/route [flags]
 
-                Measures your own Jetty 12.1 application (embedded Jetty, Javalin) on four pool shapes: Jetty's default
-                (qtp:8-200, new QueuedThreadPool()), a platform pool sized by Little's law from a first short
-                measurement on that default (request threads = 1.25 x rate x mean latency, at least one per core, plus
-                Jetty's connector threads, at least 8), loom, and Jetty's preferred\s""" + Shapes.PREFERRED + """
-                . Each run starts your command with
-                Loomylin's agent right after its java (-javaagent:loomylin.jar=pool=KIND,admin=PORT), waits until --url
-                answers 200, offers --rate open loop with oha (warm-up until the JIT is quiet and two slices cost the
-                same, 3 s idle or a slice if shorter, the window), reads the pinned virtual threads from the agent, and stops it (SIGTERM,
-                then kill after 10 s). The command runs without a shell: quotes are honoured, variables and pipes are
-                not; the process it starts must be the JVM (a command that forks is refused). --url's port must be
-                free before each start. Prints advise-app.md: per shape the CPU per request (your JVM's, apart from
-                oha's), p99, whether the run settled or what marked it, OS threads, and the pins and where.
+                Measures your own Jetty 12.1 application (embedded Jetty, Javalin) on four pool shapes: Jetty's
+                default (qtp:8-200, new QueuedThreadPool()), a platform pool sized by Little's law from a first
+                short measurement on that default (request threads = 1.25 x rate x mean latency, at least one per
+                core, plus Jetty's connector threads, at least 8), loom, and Jetty's preferred\s""" + Shapes.PREFERRED + """
+                .
+                Each run starts your command with Loomylin's agent right after its java
+                (-javaagent:loomylin.jar=pool=KIND,admin=PORT), waits until --url answers 200, offers --rate open
+                loop with oha (warm-up until the JIT is quiet and two slices cost the same, 3 s idle or a slice if
+                shorter, the window), reads the pinned virtual threads from the agent, and stops it (SIGTERM, then
+                kill after 10 s). The command runs without a shell: quotes are honoured, variables and pipes are
+                not; the process it starts must be the JVM (a command that forks is refused). --url's port must
+                be free before each start. Prints advise-app.md: per shape the CPU per request (your JVM's, apart
+                from oha's), p99, whether the run settled or what marked it, OS threads, and the pins and where.
                 Linux only (reads /proc); needs oha: cargo install oha --version 1.16.0 --locked; run from the jar.
 
                 Flags (each also settable by the environment variable shown):
@@ -198,7 +199,7 @@ public final class AppAdvise {
             Duration idle = o.warmup().compareTo(IDLE) < 0 ? o.warmup() : IDLE; // a short warm-up asks for a short run: the idle pause no longer than a slice
             FixedLoad.Load load = new FixedLoad.Load(o.rate(), sizing.connections(), o.warmup(), idle, (int) o.window().toSeconds(), o.timeoutS());
             long perRun = (FixedLoad.MIN_SLICES + 1) * o.warmup().toSeconds() + idle.toSeconds() + o.window().toSeconds() + OVERHEAD_S;
-            String intro = String.format(Locale.ROOT, "oha open loop at %d req/s over %d connections on %s, %s windows, about %d minutes", o.rate(),
+            String intro = String.format(Locale.ROOT, "oha open loop at %d req/s over %d connections on %s, %s windows, about %d min", o.rate(),
                     sizing.connections(), o.url().given(), Durations.go(o.window()), (cells.size() * o.runs() * o.invocations() * perRun + 59) / 60);
             Sizing sized = sizing;
             Runner.Plan<AppRow> plan = new Runner.Plan<>("advise --app", dir, CSV, AppRow.COLUMNS, AppRow::csvLine, o.invocations(), o.runs(),
