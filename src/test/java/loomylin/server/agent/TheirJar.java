@@ -18,15 +18,15 @@ import java.util.stream.Stream;
 import loomylin.testing.ChildJvm;
 
 /**
- * "their-app.jar" for {@link AgentTest}: the test applications' own classes (and none of Loomylin's), a main class,
+ * "their-app.jar" for {@link AgentTest} and {@code AppAdviseTest}: the test applications' own classes (and none of Loomylin's), a main class,
  * and a manifest {@code Class-Path} naming their libraries' jars from the local Maven repository, as a user's
  * application is packaged; {@code java -javaagent:... -jar} runs it.
  */
-final class TheirJar {
+public final class TheirJar {
     /** The classes of the test applications, with their nested classes. */
     static final List<Class<?>> APP_CLASSES = List.of(EmbeddedJettyApp.class, JavalinApp.class, PlainApp.class, SlowService.class, AppWork.class);
     /** Embedded Jetty's jars: Jetty's modules and the logging API Jetty needs. */
-    static final List<String> JETTY = List.of("/org/eclipse/jetty/", "/org/slf4j/slf4j-api/");
+    public static final List<String> JETTY = List.of("/org/eclipse/jetty/", "/org/slf4j/slf4j-api/");
     /** Javalin 7's: Jetty's, the servlet API, Javalin and the Kotlin library it is written against. */
     static final List<String> JAVALIN = List.of("/org/eclipse/jetty/", "/org/slf4j/slf4j-api/", "/jakarta/servlet/", "/io/javalin/javalin/",
             "/org/jetbrains/kotlin/kotlin-stdlib/");
@@ -35,13 +35,13 @@ final class TheirJar {
     }
 
     /** The jars of the test class path whose path holds one of {@code libraries}. */
-    static List<Path> libraries(List<String> libraries) {
+    public static List<Path> libraries(List<String> libraries) {
         return Arrays.stream(ChildJvm.classPath().split(File.pathSeparator)).filter(e -> e.endsWith(".jar"))
                 .filter(e -> libraries.stream().anyMatch(e::contains)).map(Path::of).toList();
     }
 
     /** Writes the application jar: {@code main} runs, {@code classPath} follows it. */
-    static Path write(Path jar, Class<?> main, List<Path> classPath) throws IOException {
+    public static Path write(Path jar, Class<?> main, List<Path> classPath) throws IOException {
         return write(jar, main, classPath, APP_CLASSES);
     }
 

@@ -93,7 +93,7 @@ public final class OhaRun {
         long errors = sum(errorDistribution, k -> !k.contains("aborted due to deadline"));
         Measured all = parse(json, 0, wallS, cpuS);
         long total = sent >= 0 ? sent : all.answered() + errors;
-        all = new Measured(total, all.answered(), all.ok(), all.latency(), wallS, cpuS);
+        all = new Measured(total, all.answered(), all.ok(), all.latency(), wallS, cpuS, all.meanMs());
         Map<?, ?> p = doc.get("latencyPercentilesSuccessful") instanceof Map<?, ?> m ? m : Map.of();
         Measured.Latency ok = all.ok() == 0 ? Measured.Latency.NONE
                 : new Measured.Latency(ms(p.get("p50")), ms(p.get("p90")), ms(p.get("p99")), ms(p.get("p99.9")), Double.NaN);
@@ -108,7 +108,7 @@ public final class OhaRun {
 
     /**
      * oha's {@code --output-format json}: {@code statusCodeDistribution} counts answers by status,
-     * {@code latencyPercentiles} and {@code summary.slowest} are in seconds (null without answers).
+     * {@code latencyPercentiles}, {@code summary.slowest} and {@code summary.average} (the mean) are in seconds (null without answers).
      */
     public static Measured parse(String json, long sent, double wallS, double cpuS) {
         if (!(Json.parse(json.strip()) instanceof Map<?, ?> doc)) throw new IllegalArgumentException("oha's JSON is not an object");
@@ -119,7 +119,7 @@ public final class OhaRun {
         Map<?, ?> summary = doc.get("summary") instanceof Map<?, ?> m ? m : Map.of();
         Measured.Latency latency = answered == 0 ? Measured.Latency.NONE
                 : new Measured.Latency(ms(p.get("p50")), ms(p.get("p90")), ms(p.get("p99")), ms(p.get("p99.9")), ms(summary.get("slowest")));
-        return new Measured(sent, answered, ok, latency, wallS, cpuS);
+        return new Measured(sent, answered, ok, latency, wallS, cpuS, answered == 0 ? Double.NaN : ms(summary.get("average")));
     }
 
     private static double ms(Object seconds) {

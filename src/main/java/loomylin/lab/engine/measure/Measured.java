@@ -10,8 +10,8 @@ package loomylin.lab.engine.measure;
  *                   send time
  * @param wallS      from starting the client to its exit: the duration every rps divides by
  * @param clientCpuS the client's own CPU time (user + system, all threads)
- * @param meanMs     the mean latency of every answered request; NaN where the client does not report it (only
- *                   wrk's closed-loop runs do)
+ * @param meanMs     the mean latency of every answered request; NaN where the client does not report it (wrk and
+ *                   oha do; hey does not)
  */
 public record Measured(long sent, long answered, long ok, Latency latency, double wallS, double clientCpuS, double meanMs) {
 

@@ -140,6 +140,15 @@ public final class ServerProcess implements AutoCloseable {
         command.add(System.getProperty("java.class.path"));
         command.add("loomylin.Main");
         command.addAll(args);
+        return command(name, command, port, log);
+    }
+
+    /**
+     * Any command as a server the bench measures, for example a user's own application under the agent
+     * ({@code advise --app}): run exactly as given (no shell), expected to listen on {@code port}, its output
+     * appended to {@code log}, its pid the process measured. Named {@code name} in its failures.
+     */
+    public static ServerProcess command(String name, List<String> command, int port, Path log) throws IOException {
         ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
@@ -220,11 +229,16 @@ public final class ServerProcess implements AutoCloseable {
         }
     }
 
+    /** Everything this process wrote to the log so far (the log holds other processes' output before it). */
+    public String output() throws IOException {
+        byte[] all = Files.readAllBytes(log);
+        return new String(all, (int) Math.min(logStart, all.length), (int) Math.max(0, all.length - logStart), StandardCharsets.UTF_8);
+    }
+
     /** The last lines this JVM wrote to the log, on one line. */
     public String outputTail() {
         try {
-            byte[] all = Files.readAllBytes(log);
-            String mine = new String(all, (int) Math.min(logStart, all.length), (int) Math.max(0, all.length - logStart), StandardCharsets.UTF_8).strip();
+            String mine = output().strip();
             String[] lines = mine.split("\n");
             String tail = String.join(" | ", java.util.Arrays.copyOfRange(lines, Math.max(0, lines.length - 3), lines.length));
             return tail.isEmpty() ? "(no output; see " + log + ")" : tail;

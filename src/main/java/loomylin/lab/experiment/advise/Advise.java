@@ -122,6 +122,8 @@ public final class Advise {
                 the machine limited the measurement. About 10 minutes with the defaults.
                 Linux only (reads /proc); needs oha: cargo install oha --version 1.16.0 --locked
 
+                Your own Jetty application instead of a profile: advise --app 'java -jar your-app.jar' --url URL (see advise --app --help).
+
                 Refused with one line and exit 2: negative or malformed numbers, more connections than the
                 open-file limit.
 
@@ -130,6 +132,10 @@ public final class Advise {
     }
 
     public static void main(String[] args) {
+        if (AppAdvise.asks(args)) { // your own application rather than a request profile: advise --app
+            AppAdvise.main(args);
+            return;
+        }
         Flags flags = Flags.parse(args, FLAGS, System.getenv());
         if (flags.help()) {
             System.out.print(help());

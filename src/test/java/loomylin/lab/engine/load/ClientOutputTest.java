@@ -56,9 +56,11 @@ class ClientOutputTest {
         assertEquals(140.0, m.latency().p99Ms(), 1e-9);
         assertEquals(500.0, m.latency().p999Ms(), 1e-9);
         assertEquals(900.0, m.latency().maxMs(), 1e-9);
+        assertEquals(120.0, m.meanMs(), 1e-9, "the mean, which advise --app sizes a pool by (Little's law)");
         Measured none = OhaRun.parse("{\"summary\":{},\"latencyPercentiles\":{},\"statusCodeDistribution\":{}}", 10, 1, 0);
         assertEquals(0, none.ok());
         assertTrue(Double.isNaN(none.latency().p99Ms()));
+        assertTrue(Double.isNaN(none.meanMs()), "no answers, no mean");
         assertThrows(IllegalArgumentException.class, () -> OhaRun.parse("{\"summary\":{}}", 10, 1, 0));
     }
 }
