@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import loomylin.lab.engine.result.Column;
 import loomylin.lab.engine.Runner;
 import loomylin.lab.engine.load.Client;
 import loomylin.lab.engine.load.ClientBinary;
@@ -202,7 +203,7 @@ public final class AppAdvise {
             String intro = String.format(Locale.ROOT, "oha open loop at %d req/s over %d connections on %s, %s windows, about %d min", o.rate(),
                     sizing.connections(), o.url().given(), Durations.go(o.window()), (cells.size() * o.runs() * o.invocations() * perRun + 59) / 60);
             Sizing sized = sizing;
-            Runner.Plan<AppRow> plan = new Runner.Plan<>("advise --app", dir, CSV, AppRow.COLUMNS, AppRow::csvLine, o.invocations(), o.runs(),
+            Runner.Plan<AppRow> plan = new Runner.Plan<>("advise --app", dir, CSV, AppRow.TABLE, o.invocations(), o.runs(),
                     Map.of("oha", ClientBinary.version(Client.OHA, oha)), Map.of("server", Provenance.ALL_CPUS, "client", Provenance.ALL_CPUS), commandLine, intro);
             new Runner<>(plan, new Runner.Experiment<Shape, AppRow>() {
                 @Override
@@ -230,7 +231,7 @@ public final class AppAdvise {
                 public String summary(AppRow row) {
                     if (row.failed()) return "FAILED: " + row.failure();
                     return String.format(Locale.ROOT, "%.4f ms CPU per answer, p99 %.1f ms, %s pinned, %s", row.w().cpuMsPerRequest(), row.w().p99Ms(),
-                            Double.isNaN(row.pinned()) ? "n/a" : FixedLoad.fixed(row.pinned(), 0), row.decides() ? "decides" : "marked: " + String.join(", ", row.marks()));
+                            Double.isNaN(row.pinned()) ? "n/a" : Column.fixed(row.pinned(), 0), row.decides() ? "decides" : "marked: " + String.join(", ", row.marks()));
                 }
             }, progress).run();
             return AppPage.rerender(dir, page, progress);
@@ -247,7 +248,7 @@ public final class AppAdvise {
         if (!Files.exists(csv)) return Optional.empty();
         List<AppRow> rows;
         try {
-            rows = Invocations.rows(csv).stream().map(AppRow::fromCsv).toList();
+            rows = AppRow.TABLE.read(csv);
         } catch (RuntimeException e) {
             throw new UsageError(csv + " cannot be read as advise --app's results (" + e.getMessage() + "): give a new --out, or move it away");
         }

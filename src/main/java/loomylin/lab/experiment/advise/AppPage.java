@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.ToDoubleFunction;
+import loomylin.lab.engine.result.Column;
 import loomylin.lab.engine.output.Invocations;
 import loomylin.lab.engine.output.Spread;
 import loomylin.lab.engine.run.FixedLoad;
@@ -37,7 +38,7 @@ public final class AppPage {
         if (!Files.exists(csv)) throw new UsageError("no " + AppAdvise.CSV + " in " + dir + " to render advise-app.md from");
         List<AppRow> rows;
         try {
-            rows = Invocations.rows(csv).stream().map(AppRow::fromCsv).toList();
+            rows = AppRow.TABLE.read(csv);
         } catch (IOException e) {
             throw new StartupFailure("advise --app: " + e.getMessage());
         } catch (RuntimeException e) {
@@ -82,9 +83,9 @@ public final class AppPage {
                 }
                 FixedLoad.Window w = r.w();
                 md.append(String.format(Locale.ROOT, "| %s | `%s` | %d | %d | %s | %s | %s | %s | %s | %d | %d | %d | %s | %s | %s |%n", shape, r.pool(), r.invocation(),
-                        r.round(), FixedLoad.fixed(w.cpuMsPerRequest(), 4), FixedLoad.fixed(w.jit().jitMsPer(w.answers()), 4), FixedLoad.fixed(w.jit().gcMsPer(w.answers()), 4),
-                        FixedLoad.fixed(w.p50Ms(), 1), FixedLoad.fixed(w.p99Ms(), 1), w.answers(), w.errors(), r.peakThreads(), FixedLoad.fixed(r.peakRssMb(), 0),
-                        Double.isNaN(r.pinned()) ? "n/a" : FixedLoad.fixed(r.pinned(), 0), r.decides() ? "yes" : "marked: " + String.join(", ", r.marks())));
+                        r.round(), Column.fixed(w.cpuMsPerRequest(), 4), Column.fixed(w.jit().jitMsPer(w.answers()), 4), Column.fixed(w.jit().gcMsPer(w.answers()), 4),
+                        Column.fixed(w.p50Ms(), 1), Column.fixed(w.p99Ms(), 1), w.answers(), w.errors(), r.peakThreads(), Column.fixed(r.peakRssMb(), 0),
+                        Double.isNaN(r.pinned()) ? "n/a" : Column.fixed(r.pinned(), 0), r.decides() ? "yes" : "marked: " + String.join(", ", r.marks())));
             }
         }
         md.append(String.format(Locale.ROOT, "%nA run decides when it was warm (the JIT quiet, at most %.0f %% of the CPU in its last warm-up slice), settled,"
@@ -115,7 +116,7 @@ public final class AppPage {
                 AppRow r = of(rows, shape).getFirst();
                 yield String.format(Locale.ROOT, "a platform pool sized by Little's law from a first measurement on Jetty's default: mean latency %s ms at %d req/s;"
                                 + " request threads = %.2f x rate x mean latency, rounded up, at least one per core, plus Jetty's connector threads (an acceptor and"
-                                + " a selector per two cores), at least %d in all", FixedLoad.fixed(r.probeMeanMs(), 1), r.w().offeredRps(),
+                                + " a selector per two cores), at least %d in all", Column.fixed(r.probeMeanMs(), 1), r.w().offeredRps(),
                         AppAdvise.HEADROOM, AppAdvise.LEAST_THREADS);
             }
             case AppAdvise.Shape.LOOM -> "a virtual thread per request (Loomylin's `LoomThreadPool`)";
@@ -140,7 +141,7 @@ public final class AppPage {
         }
         long from = deciding.stream().mapToInt(AppRow::invocation).distinct().count();
         return String.format(Locale.ROOT, "%s (`%s`) %s ms of CPU per request, p99 %s ms (median of %d deciding run(s)%s%s)", shape, pool(rows, shape),
-                FixedLoad.fixed(median(rows, shape, r -> r.w().cpuMsPerRequest()), 4), FixedLoad.fixed(median(rows, shape, r -> r.w().p99Ms()), 1), deciding.size(),
+                Column.fixed(median(rows, shape, r -> r.w().cpuMsPerRequest()), 4), Column.fixed(median(rows, shape, r -> r.w().p99Ms()), 1), deciding.size(),
                 deciding.size() < runs.size() ? ", " + (runs.size() - deciding.size()) + " marked" : "",
                 from < AdvisePage.INVOCATIONS ? "; undecided: runs from one invocation" : "");
     }
@@ -169,13 +170,13 @@ public final class AppPage {
             }
             if (best == null) {
                 sentences.add(String.format(Locale.ROOT, "Keep Jetty's default: no other shape had a p99 under %.0f %% of its %s ms without costing more than"
-                        + " %.0f %% more CPU per request.", 100 * BETTER, FixedLoad.fixed(baseP99, 1), 100 * (NO_DEARER - 1)));
+                        + " %.0f %% more CPU per request.", 100 * BETTER, Column.fixed(baseP99, 1), 100 * (NO_DEARER - 1)));
             } else {
                 double p99 = median(rows, best, r -> r.w().p99Ms());
                 double cpu = median(rows, best, r -> r.w().cpuMsPerRequest());
                 sentences.add(String.format(Locale.ROOT, "Consider %s (`%s`): p99 %s ms against %s ms on Jetty's default (%.2fx), at %s ms of CPU per request"
-                                + " against %s (%.2fx).", best, pool(rows, best), FixedLoad.fixed(p99, 1), FixedLoad.fixed(baseP99, 1), p99 / baseP99,
-                        FixedLoad.fixed(cpu, 4), FixedLoad.fixed(baseCpu, 4), cpu / baseCpu));
+                                + " against %s (%.2fx).", best, pool(rows, best), Column.fixed(p99, 1), Column.fixed(baseP99, 1), p99 / baseP99,
+                        Column.fixed(cpu, 4), Column.fixed(baseCpu, 4), cpu / baseCpu));
             }
         }
         sentences.add("Each shape: " + String.join("; ", shapes.stream().map(s -> figures(rows, s)).toList()) + ".");
@@ -204,8 +205,8 @@ public final class AppPage {
                 out.append("- ").append(shape).append(": none pinned\n");
                 continue;
             }
-            out.append(String.format(Locale.ROOT, "- %s: up to %s virtual threads pinned in a run (%s s in all)%s%n", shape, FixedLoad.fixed(most, 0),
-                    FixedLoad.fixed(worst.pinnedS(), 3), worst.pinnedWhere().isEmpty() ? "" : ", most at: " + worst.pinnedWhere()));
+            out.append(String.format(Locale.ROOT, "- %s: up to %s virtual threads pinned in a run (%s s in all)%s%n", shape, Column.fixed(most, 0),
+                    Column.fixed(worst.pinnedS(), 3), worst.pinnedWhere().isEmpty() ? "" : ", most at: " + worst.pinnedWhere()));
         }
         boolean platformOnly = shapes.stream().allMatch(s -> of(rows, s).stream().allMatch(r -> r.pool().type() == PoolKind.Type.QTP));
         out.append(String.format(Locale.ROOT, "%nA pin holds one of the few carrier threads for as long as the virtual thread blocks: on JDK 21,"

@@ -3,8 +3,9 @@ package loomylin.lab.experiment.advise;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import loomylin.lab.engine.output.Invocations;
+import loomylin.lab.engine.result.Column;
+import loomylin.lab.engine.result.Table;
 import loomylin.lab.engine.run.FixedLoad;
 import loomylin.lab.engine.run.RunResult;
 import loomylin.server.jetty.PoolKind;
@@ -20,9 +21,31 @@ import loomylin.server.jetty.PoolKind;
 public record AppRow(int invocation, String shape, PoolKind pool, int round, Instant start, Instant end, double load1, String url, String app,
                      double probeMeanMs, int connections, int peakThreads, double peakRssMb, double pinned, double pinnedS, String pinnedWhere,
                      FixedLoad.Window w, String failure) {
-    /** The CSV's columns, in one list: the run's own, then the window's ({@link FixedLoad#columns}), then the failure. */
-    public static final List<String> COLUMNS = FixedLoad.columns(List.of(Invocations.COLUMN, "shape", "pool", "round", "start", "end", "load1", "url", "app",
-            "probe_mean_ms", "connections", "peak_threads", "peak_rss_mb", "pinned", "pinned_s", "pinned_where"));
+    private static final Column<AppRow, Integer> INVOCATION = Column.integer(Invocations.COLUMN, AppRow::invocation);
+    private static final Column<AppRow, String> SHAPE = Column.text("shape", AppRow::shape);
+    private static final Column<AppRow, PoolKind> POOL = new Column<>("pool", AppRow::pool, PoolKind::toString, PoolKind::parse, null);
+    private static final Column<AppRow, Integer> ROUND = Column.integer("round", AppRow::round);
+    private static final Column<AppRow, Instant> START = new Column<>("start", AppRow::start, Instant::toString, Instant::parse, null);
+    private static final Column<AppRow, Instant> END = new Column<>("end", AppRow::end, Instant::toString, Instant::parse, null);
+    private static final Column<AppRow, Double> LOAD1 = Column.fixed("load1", 2, AppRow::load1);
+    private static final Column<AppRow, String> URL = Column.quoted("url", AppRow::url), APP = Column.quoted("app", AppRow::app);
+    private static final Column<AppRow, Double> PROBE_MEAN = Column.fixed("probe_mean_ms", 3, AppRow::probeMeanMs);
+    private static final Column<AppRow, Integer> CONNECTIONS = Column.integer("connections", AppRow::connections);
+    private static final Column<AppRow, Integer> PEAK_THREADS = Column.integer("peak_threads", AppRow::peakThreads);
+    private static final Column<AppRow, Double> PEAK_RSS = Column.fixed("peak_rss_mb", 1, AppRow::peakRssMb), PINNED = Column.fixed("pinned", 0, AppRow::pinned),
+            PINNED_S = Column.fixed("pinned_s", 3, AppRow::pinnedS);
+    private static final Column<AppRow, String> PINNED_WHERE = Column.quoted("pinned_where", AppRow::pinnedWhere), FAILURE = Column.quoted("failure", AppRow::failure);
+
+    /** advise-app.csv: the run's own columns, then the window's ({@link FixedLoad.Window#COLUMNS}), then the failure; each declared once, above. */
+    public static final Table<AppRow> TABLE = new Table<>(java.util.stream.Stream.of(List.of(INVOCATION, SHAPE, POOL, ROUND, START, END, LOAD1, URL, APP,
+                    PROBE_MEAN, CONNECTIONS, PEAK_THREADS, PEAK_RSS, PINNED, PINNED_S, PINNED_WHERE), Column.of(FixedLoad.Window.COLUMNS, AppRow::w), List.of(FAILURE))
+            .<Column<AppRow, ?>>flatMap(List::stream).toList(), AppRow::read);
+
+    private static AppRow read(Table.Fields f) {
+        return new AppRow(f.get(INVOCATION), f.get(SHAPE), f.get(POOL), f.get(ROUND), f.get(START), f.get(END), f.get(LOAD1), f.get(URL), f.get(APP),
+                f.get(PROBE_MEAN), f.get(CONNECTIONS), f.get(PEAK_THREADS), f.get(PEAK_RSS), f.get(PINNED), f.get(PINNED_S), f.get(PINNED_WHERE),
+                FixedLoad.Window.read(f), f.get(FAILURE));
+    }
 
     public boolean failed() {
         return !failure.isEmpty();
@@ -41,24 +64,5 @@ public record AppRow(int invocation, String shape, PoolKind pool, int round, Ins
 
     public boolean decides() {
         return marks().isEmpty();
-    }
-
-    public String csvLine() {
-        return FixedLoad.csvLine(List.of(Integer.toString(invocation), shape, pool.toString(), Integer.toString(round), start.toString(), end.toString(),
-                FixedLoad.fixed(load1, 2), FixedLoad.quote(url), FixedLoad.quote(app), FixedLoad.fixed(probeMeanMs, 3), Integer.toString(connections),
-                Integer.toString(peakThreads), FixedLoad.fixed(peakRssMb, 1), FixedLoad.fixed(pinned, 0), FixedLoad.fixed(pinnedS, 3),
-                FixedLoad.quote(pinnedWhere)), w, failure);
-    }
-
-    public static AppRow fromCsv(Map<String, String> f) {
-        return new AppRow(Integer.parseInt(f.get(Invocations.COLUMN)), f.get("shape"), PoolKind.parse(f.get("pool")), Integer.parseInt(f.get("round")),
-                Instant.parse(f.get("start")), Instant.parse(f.get("end")), FixedLoad.number(f.get("load1")), orEmpty(f.get("url")), orEmpty(f.get("app")),
-                FixedLoad.number(f.get("probe_mean_ms")), Integer.parseInt(f.get("connections")), Integer.parseInt(f.get("peak_threads")),
-                FixedLoad.number(f.get("peak_rss_mb")), FixedLoad.number(f.get("pinned")), FixedLoad.number(f.get("pinned_s")), orEmpty(f.get("pinned_where")),
-                FixedLoad.Window.fromCsv(f), orEmpty(f.get("failure")));
-    }
-
-    private static String orEmpty(String s) {
-        return s == null ? "" : s;
     }
 }

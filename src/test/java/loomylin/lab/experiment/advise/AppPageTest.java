@@ -83,16 +83,15 @@ class AppPageTest {
     @Test
     void aRowGoesThroughTheCsvAndBack() {
         AppRow r = row(2, SHAPES.get(2), 0.42, 60, true, 12, "12 x A.b; 3 x C.d");
-        String line = r.csvLine();
-        AppRow back = AppRow.fromCsv(Csv.parse(String.join(",", AppRow.COLUMNS) + "\n" + line).getFirst());
-        assertEquals(line, back.csvLine());
-        assertEquals(AppRow.COLUMNS.size(), Csv.parse(String.join(",", AppRow.COLUMNS) + "\n" + line).getFirst().size(), "one field per column");
+        String line = AppRow.TABLE.line(r);
+        AppRow back = AppRow.TABLE.parse(AppRow.TABLE.header() + "\n" + line + "\n").getFirst();
+        assertEquals(line, AppRow.TABLE.line(back));
+        assertEquals(AppRow.TABLE.columnNames().size(), Csv.parse(AppRow.TABLE.header() + "\n" + line).getFirst().size(), "one field per column");
     }
 
     @Test
     void rerenderWritesThePageFromTheCsvAlone(@TempDir Path dir) throws Exception {
-        StringBuilder csv = new StringBuilder(String.join(",", AppRow.COLUMNS) + "\n");
-        rows(60, 2).forEach(r -> csv.append(r.csvLine()));
+        StringBuilder csv = new StringBuilder(AppRow.TABLE.text(rows(60, 2)));
         Files.writeString(dir.resolve(AppAdvise.CSV), csv);
         ByteArrayOutputStream page = new ByteArrayOutputStream();
         AppPage.rerender(dir, new PrintStream(page, true, StandardCharsets.UTF_8), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
