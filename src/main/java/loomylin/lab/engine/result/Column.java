@@ -93,6 +93,16 @@ public record Column<R, T>(String name, Function<? super R, ? extends T> value, 
                 s -> s.equals("NaN") ? Double.NaN : Double.parseDouble(s), Double.NaN);
     }
 
+    /** An instant as ISO-8601 ({@link java.time.Instant#toString}); null when missing. */
+    public static <R> Column<R, java.time.Instant> instant(String name, Function<? super R, java.time.Instant> value) {
+        return new Column<>(name, value, java.time.Instant::toString, java.time.Instant::parse, null);
+    }
+
+    /** A pool kind as {@code --pool} spells it; null when missing. */
+    public static <R> Column<R, loomylin.server.jetty.PoolKind> pool(String name, Function<? super R, loomylin.server.jetty.PoolKind> value) {
+        return new Column<>(name, value, loomylin.server.jetty.PoolKind::toString, loomylin.server.jetty.PoolKind::parse, null);
+    }
+
     /** true or false; false when missing. */
     public static <R> Column<R, Boolean> flag(String name, Predicate<? super R> value) {
         return new Column<>(name, value::test, b -> Boolean.toString(b), Boolean::parseBoolean, false);

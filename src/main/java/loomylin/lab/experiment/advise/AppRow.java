@@ -23,10 +23,10 @@ public record AppRow(int invocation, String shape, PoolKind pool, int round, Ins
                      FixedLoad.Window w, String failure) {
     private static final Column<AppRow, Integer> INVOCATION = Column.integer(Invocations.COLUMN, AppRow::invocation);
     private static final Column<AppRow, String> SHAPE = Column.text("shape", AppRow::shape);
-    private static final Column<AppRow, PoolKind> POOL = new Column<>("pool", AppRow::pool, PoolKind::toString, PoolKind::parse, null);
+    private static final Column<AppRow, PoolKind> POOL = Column.pool("pool", AppRow::pool);
     private static final Column<AppRow, Integer> ROUND = Column.integer("round", AppRow::round);
-    private static final Column<AppRow, Instant> START = new Column<>("start", AppRow::start, Instant::toString, Instant::parse, null);
-    private static final Column<AppRow, Instant> END = new Column<>("end", AppRow::end, Instant::toString, Instant::parse, null);
+    private static final Column<AppRow, Instant> START = Column.instant("start", AppRow::start);
+    private static final Column<AppRow, Instant> END = Column.instant("end", AppRow::end);
     private static final Column<AppRow, Double> LOAD1 = Column.fixed("load1", 2, AppRow::load1);
     private static final Column<AppRow, String> URL = Column.quoted("url", AppRow::url), APP = Column.quoted("app", AppRow::app);
     private static final Column<AppRow, Double> PROBE_MEAN = Column.fixed("probe_mean_ms", 3, AppRow::probeMeanMs);

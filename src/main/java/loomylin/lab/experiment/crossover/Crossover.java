@@ -104,10 +104,10 @@ public final class Crossover {
         private static final Column<Row, Integer> CONNECTIONS = Column.integer("connections", Row::connections);
         private static final Column<Row, Phase> PHASE = new Column<>("phase", Row::phase, p -> p.label, Phase::parse, null);
         private static final Column<Row, Role> ROLE = new Column<>("role", Row::role, r -> r.label, Role::parse, null);
-        private static final Column<Row, PoolKind> POOL = new Column<>("pool", Row::pool, PoolKind::toString, PoolKind::parse, null);
+        private static final Column<Row, PoolKind> POOL = Column.pool("pool", Row::pool);
         private static final Column<Row, Integer> ROUND = Column.integer("round", Row::round);
-        private static final Column<Row, Instant> START = new Column<>("start", Row::start, Instant::toString, Instant::parse, null);
-        private static final Column<Row, Instant> END = new Column<>("end", Row::end, Instant::toString, Instant::parse, null);
+        private static final Column<Row, Instant> START = Column.instant("start", Row::start);
+        private static final Column<Row, Instant> END = Column.instant("end", Row::end);
         private static final Column<Row, Double> LOAD1 = Column.fixed("load1", 2, Row::load1);
         private static final Column<Row, String> FAILURE = Column.quoted("failure", Row::failure);
         /** crossover.csv: the run, its cell spelled out (the wait and CPU the cell's label names), its window, its failure. */

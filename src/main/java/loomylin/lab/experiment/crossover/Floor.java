@@ -95,10 +95,10 @@ public final class Floor {
                       String failure) {
         private static final Column<Row, Integer> INVOCATION = Column.integer(Invocations.COLUMN, Row::invocation);
         private static final Column<Row, Layer> LAYER = new Column<>("layer", Row::layer, l -> l.label, Layer::parse, null);
-        private static final Column<Row, PoolKind> POOL = new Column<>("pool", Row::pool, PoolKind::toString, PoolKind::parse, null);
+        private static final Column<Row, PoolKind> POOL = Column.pool("pool", Row::pool);
         private static final Column<Row, Integer> ROUND = Column.integer("round", Row::round);
-        private static final Column<Row, Instant> START = new Column<>("start", Row::start, Instant::toString, Instant::parse, null);
-        private static final Column<Row, Instant> END = new Column<>("end", Row::end, Instant::toString, Instant::parse, null);
+        private static final Column<Row, Instant> START = Column.instant("start", Row::start);
+        private static final Column<Row, Instant> END = Column.instant("end", Row::end);
         private static final Column<Row, Double> LOAD1 = Column.fixed("load1", 2, Row::load1);
         private static final Column<Row, String> FAILURE = Column.quoted("failure", Row::failure);
         /** floor.csv: the run, its window, its failure. */
