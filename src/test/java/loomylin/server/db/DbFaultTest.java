@@ -97,9 +97,11 @@ class DbFaultTest {
                     assertEquals(0, clients.count(200), "nothing reads past the lock");
                     admin.commit();
                     await().atMost(Duration.ofSeconds(20)).until(() -> clients.count(200) >= 20);
-                    int refused = clients.count(503);
-                    Thread.sleep(500);
-                    assertEquals(refused, clients.count(503), "once the database is fast again, no more 503s");
+                    // The 503s stop: within 20 s comes a half second in which many answers succeed and none is
+                    // refused. (On a loaded machine a request queued behind five others may still miss the 250 ms
+                    // once right after the commit; a pool that stayed wedged would refuse in every window.)
+                    await().atMost(Duration.ofSeconds(20)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(10))
+                            .until(() -> quietHalfSecond(clients));
                     for (String f : clients.failures) {
                         assertTrue(f.startsWith("503 database pool: no connection free within 250 ms"), f);
                         assertOneLine(f);
@@ -109,6 +111,13 @@ class DbFaultTest {
                 Stops.stop(app);
             }
         }
+    }
+
+    private static boolean quietHalfSecond(Clients clients) throws InterruptedException {
+        int refused = clients.count(503);
+        int answered = clients.count(200);
+        Thread.sleep(500);
+        return clients.count(503) == refused && clients.count(200) >= answered + 10;
     }
 
     static void assertOneLine(String answer) {
