@@ -57,6 +57,7 @@ class ProseNumbersTest {
             new Allowed("\\bports? \\d{4}(?:-\\d{4})?|^\\| ?700[0-4] ?\\|", "a port"),
             new Allowed("\\b\\d+(?:-core|-cores| cores?| vCPUs?| other cores)\\b", "the machine's or a seed's core count (provenance.json names the machine)"),
             new Allowed("\\b[\\d,]+(?:\\.\\d+)? (?:request threads|platform threads|threads|clients) / \\d+(?:\\.\\d+)? s(?: = [\\d,]+ req/s)?", "Little's law on a pool's size or the clients and the wait: arithmetic on the inputs, not a measurement"),
+            new Allowed("\\b(?:starts )?8 threads (?:growing|and grows) to 200\\b|\\b(?:starts its )?200(?: threads)? (?:started )?up front", "Jetty's new QueuedThreadPool() defaults (8 threads, at most 200) and the qtp:200 pool's size: facts of the code"),
             new Allowed("\\b[Ss]eed \\d{3}(?::|'s) (?:[^;).]|\\.\\d)*|\"[^\"]*\"", "a seed's own published figure, or a quotation (the seeds' texts are not in this repository)"),
             new Allowed("\\b\\d+ invocations? × \\d+ repeats?|\\b\\d+ (?:runs|client JVMs|configurations)\\b|\\b\\d+ models? x \\d+ levels? x \\d+ repeats?|\\b\\d+ repeats? in each of \\d+ invocations|\\b\\d+ repeats\\b", "a preset's plan: how many runs it makes"),
             new Allowed("\\b[\\d,]+ open-file limit", "the machine's open-file limit, a setting"),

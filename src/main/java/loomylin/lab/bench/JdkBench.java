@@ -122,7 +122,7 @@ public final class JdkBench {
     /**
      * The JDKs side by side: per endpoint and pool, each one's median req/s and p99, its pins counted and timed, and the
      * ratio of the rates. Medians over the runs that decide; where none did (a collapse leaves too few answers to
-     * decide anything), over all the runs, marked with why.
+     * decide anything), "not decided" with the marks, and no median and no ratio.
      */
     static String report(String commandLine, List<Path> sides) throws IOException {
         List<List<RunResult>> results = new ArrayList<>();
@@ -136,8 +136,8 @@ public final class JdkBench {
         StringBuilder md = new StringBuilder("# The same servers on two JDKs\n\nCommand: `").append(commandLine).append("`. Each JDK's runs, report and ")
                 .append("provenance are in its directory: ");
         for (int i = 0; i < sides.size(); i++) md.append('[').append(jdks.get(i)).append("](").append(sides.get(i).getFileName()).append("/report.md) ");
-        md.append("\n\nMedians over the runs that decide (settled, not too short, not client-limited); where none did, over all the runs,")
-                .append(" marked with why (a collapse leaves too few answers to decide anything). Pinned: the times a virtual thread blocked while")
+        md.append("\n\nMedians over the runs that decide (settled, not too short, not client-limited); where none did, *not decided* with")
+                .append(" the marks, and no median or ratio (a collapse leaves too few answers to decide anything). Pinned: the times a virtual thread blocked while")
                 .append(" pinned to its carrier, every pin however short, and pinned s how long they held their carriers so, each summed over the runs'")
                 .append(" flight recordings (`jfr.csv`; \"-\" where a recording did not time them).\n\n| endpoint | pool |");
         for (Path s : sides) md.append(' ').append(s.getFileName()).append(" req/s | p99 ms | pinned | pinned s |");
@@ -150,24 +150,23 @@ public final class JdkBench {
             List<Double> rates = new ArrayList<>();
             for (int i = 0; i < sides.size(); i++) {
                 List<RunResult> cell = results.get(i).stream().filter(r -> (r.spec().endpoint() + "\t" + r.spec().pool()).equals(key)).toList();
-                List<RunResult> deciding = cell.stream().filter(r -> r.settled() && !r.tooShort() && !r.clientLimited()).toList();
-                List<RunResult> used = deciding.isEmpty() ? cell : deciding;
-                String mark = deciding.isEmpty() && !cell.isEmpty() ? " (" + marks(cell) + ")" : "";
-                double rps = median(used.stream().mapToDouble(RunResult::rps).toArray());
-                double p99 = median(used.stream().mapToDouble(RunResult::p99Ms).toArray());
+                List<RunResult> deciding = cell.stream().filter(r -> r.marks().isEmpty()).toList();
+                double rps = median(deciding.stream().mapToDouble(RunResult::rps).toArray());
+                double p99 = median(deciding.stream().mapToDouble(RunResult::p99Ms).toArray());
                 rates.add(rps);
-                md.append(' ').append(Double.isNaN(rps) ? "-" : RunResult.fixed(rps, 1) + mark).append(" | ").append(Double.isNaN(p99) ? "-" : RunResult.fixed(p99, 0))
+                String rate = deciding.isEmpty() ? (cell.isEmpty() ? "-" : "not decided (" + marks(cell) + ")") : RunResult.fixed(rps, 1);
+                md.append(' ').append(rate).append(" | ").append(Double.isNaN(p99) ? "-" : RunResult.fixed(p99, 0))
                         .append(" | ").append(pinned(sides.get(i), cell)).append(" |");
             }
-            double ratio = rates.size() == 2 && rates.get(1) > 0 ? rates.get(0) / rates.get(1) : Double.NaN;
+            double ratio = rates.size() == 2 && rates.get(0) > 0 && rates.get(1) > 0 ? rates.get(0) / rates.get(1) : Double.NaN; // NaN: a side not decided
             md.append(' ').append(Double.isNaN(ratio) ? "-" : String.format(Locale.ROOT, "%.3fx", ratio)).append(" |\n");
         }
         return md.toString();
     }
 
-    /** Why no run of a cell decides: the marks of its first run. */
+    /** Why no run of a cell decides: its runs' marks, each once. */
     private static String marks(List<RunResult> cell) {
-        return String.join(", ", cell.getFirst().marks());
+        return String.join(", ", cell.stream().flatMap(r -> r.marks().stream()).distinct().toList());
     }
 
     private static List<RunResult> read(Path csv) throws IOException {

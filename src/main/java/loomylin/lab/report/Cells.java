@@ -7,7 +7,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.ToDoubleFunction;
 
-/** Picking runs out of a results.csv and summarising them the way the bench's reports do. */
+/** Picking runs out of a results.csv and summarising them the way the bench's reports do: from the runs the bench did not mark. */
 final class Cells {
     private Cells() {
     }
@@ -26,9 +26,11 @@ final class Cells {
                 && r.offered() == offered).sorted(IN_ORDER).toList();
     }
 
+    /** A summary of the runs the bench did not mark (too short, unsettled, client-limited); empty when every run is marked. */
     static Optional<Stats> stats(List<Run> runs, ToDoubleFunction<Run> value) {
         List<Double> values = new ArrayList<>();
         for (Run r : runs) {
+            if (r.marked()) continue;
             double v = value.applyAsDouble(r);
             if (!Double.isNaN(v)) values.add(v);
         }
@@ -41,7 +43,7 @@ final class Cells {
 
     /**
      * A ratio taken per repeat, repeat i of invocation n of {@code a} over the same of {@code b} (the run beside
-     * it), as the bench's targets take it; empty when the two share no repeat.
+     * it), as the bench's targets take it, over the pairs in which neither run is marked; empty when there is none.
      */
     static Optional<Stats> ratio(List<Run> a, List<Run> b, ToDoubleFunction<Run> value) {
         Map<String, Run> bySlot = new TreeMap<>();
@@ -49,7 +51,7 @@ final class Cells {
         List<Double> ratios = new ArrayList<>();
         for (Run r : a) {
             Run other = bySlot.get(r.slot());
-            if (other == null) continue;
+            if (other == null || r.marked() || other.marked()) continue;
             double x = value.applyAsDouble(r);
             double y = value.applyAsDouble(other);
             if (!Double.isNaN(x) && !Double.isNaN(y) && y != 0) ratios.add(x / y);

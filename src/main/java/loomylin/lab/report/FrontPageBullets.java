@@ -8,8 +8,9 @@ import java.util.function.Supplier;
 
 /**
  * {@code bullets front|all}: "what virtual threads buy, in numbers", each bullet computed from a committed result
- * file and linked to it, comparing {@code loom} with what a user would otherwise run ({@code qtp:200}, a fixed
- * pool of 200 threads: Jetty's default maximum, pre-started) beside the seed's comparison, labelled as the seed's.
+ * file and linked to it, comparing {@code loom} with what a user would otherwise run (Jetty's default
+ * {@code new QueuedThreadPool()}, {@code qtp:8-200}, and a pool sized for the load) beside the seed's comparison,
+ * labelled as the seed's.
  *
  * <p>{@code all} (docs/results/figures.md): every bullet, each figure a median with its range; a bullet (or part of one)
  * whose runs are not in the files, or are marked too short, unsettled or client-limited, quotes no number and says
@@ -26,12 +27,14 @@ final class FrontPageBullets implements Renderer {
     static final String HOPS_JDK = "gfx/results/hops-jdk";
     static final String BOUND = "gfx/results/bound";
     static final String ADMISSION = "gfx/results/admission";
-    static final String FAIR = "gfx/results/fair";
     /**
-     * The blocking-waits cell at 200 clients measured again without a flight recording, under the warm-up that
-     * records each run's start, end and load; {@code fair}'s runs predate it and record none of them.
+     * Blocking waits at 50 and 200 clients on {@code loom}, Jetty's default {@code new QueuedThreadPool()} ({@code qtp:8-200})
+     * and a pool of 200 threads started up front ({@code qtp:200}), under the warm-up that records each run's start,
+     * end and load, 2 repeats in each of 2 invocations.
      */
-    static final String WAIT_25_OFF = "gfx/results/jfr-cost/wait-25-off";
+    static final String FAIR = "gfx/results/fair-default";
+    /** Jetty's default pool, {@code new QueuedThreadPool()}: 8 threads growing to 200. */
+    static final String JETTY_DEFAULT = "qtp:8-200";
     static final String MEMORY = "gfx/results/memory-per-request";
     static final String CROSSOVER = "gfx/results/crossover";
 
@@ -141,20 +144,43 @@ final class FrontPageBullets implements Renderer {
 
     String blockingWaits(Page page) {
         String ep = "wait-blocking?ms=100";
-        String fair = "with 50 and 200 clients each waiting 100 ms, `loom` answered " + Fmt.ratioRange(rpsRatio(page, FAIR, "loom", "qtp:200", ep, 50))
-                + " and " + Fmt.ratioRange(rpsRatio(page, FAIR, "loom", "qtp:200", ep, 200)) + " the requests of `qtp:200`, a fixed pool of 200"
-                + " threads (Jetty's default maximum, pre-started), at " + Fmt.ratioRange(need(Cells.ratio(closed(page, FAIR, "loom", ep, 200), closed(page, FAIR, "qtp:200", ep, 200), "cpu_ms_per_req"),
-                "CPU ratio")) + " its CPU per request with 200 clients, from runs under the old warm-up that recorded no start, end or load ("
-                + link(page, FAIR + "/results.csv") + ")";
-        String again = part(() -> "; measured again at 200 clients under the current warm-up, unrecorded, "
-                + Fmt.ratioRange(rpsRatio(page, WAIT_25_OFF, "loom", "qtp:200", ep, 200)) + " the requests at "
-                + Fmt.ratioRange(need(Cells.ratio(closed(page, WAIT_25_OFF, "loom", ep, 200), closed(page, WAIT_25_OFF, "qtp:200", ep, 200), "cpu_ms_per_req"),
-                "CPU ratio")) + " the CPU per request (" + link(page, WAIT_25_OFF + "/results.csv") + ")");
+        String dflt = "with 50 and 200 clients each waiting 100 ms, `loom` answered " + Fmt.ratioRange(rpsRatio(page, FAIR, "loom", JETTY_DEFAULT, ep, 50))
+                + " and " + Fmt.ratioRange(rpsRatio(page, FAIR, "loom", JETTY_DEFAULT, ep, 200)) + " the requests of Jetty's default `new QueuedThreadPool()` (`"
+                + JETTY_DEFAULT + "`, 8 threads growing to 200), at " + Fmt.ratioRange(cpuOutsideJitRatio(page, FAIR, "loom", JETTY_DEFAULT, ep, 200))
+                + " its CPU per request outside the JIT compiler with 200 clients (" + Fmt.ratioRange(cpuRatio(page, FAIR, "loom", JETTY_DEFAULT, ep, 200))
+                + " counting the JIT, still compiling in these windows), with " + threads(page, FAIR, "loom", ep, 200) + " OS threads against "
+                + threads(page, FAIR, JETTY_DEFAULT, ep, 200) + " and " + threads(page, FAIR, JETTY_DEFAULT, ep, 50) + " at 50 clients";
+        String fixed = part(() -> "; against 200 threads started up front (`qtp:200`), " + Fmt.ratioRange(rpsRatio(page, FAIR, "loom", "qtp:200", ep, 200))
+                + " the requests at " + Fmt.ratioRange(cpuOutsideJitRatio(page, FAIR, "loom", "qtp:200", ep, 200)) + " the CPU per request outside the JIT, "
+                + threads(page, FAIR, "qtp:200", ep, 200) + " OS threads (" + link(page, FAIR + "/results.csv") + ")");
         String seed = part(() -> "; the seed's comparison, against a 32-thread pool whose 30 request threads bound it by Little's law: "
                 + Fmt.ratioRange(rpsRatio(page, FULL, "loom", "qtp:32", ep, 50)) + " and " + Fmt.ratioRange(rpsRatio(page, FULL, "loom", "qtp:32", ep, 200))
                 + " (" + link(page, FULL + "/results.csv") + ")");
-        return fair + (again.startsWith("(") ? "; measured again at 200 clients " + again : again)
+        return dflt + (fixed.startsWith("(") ? "; against `qtp:200` " + fixed : fixed)
                 + (seed.startsWith("(") ? "; the seed's comparison against a 32-thread pool " + seed : seed) + ".";
+    }
+
+    static Stats cpuRatio(Page page, String dir, String a, String b, String endpoint, int c) {
+        return need(Cells.ratio(closed(page, dir, a, endpoint, c), closed(page, dir, b, endpoint, c), "cpu_ms_per_req"), "CPU ratio of " + a + " to " + b);
+    }
+
+    /**
+     * The server's CPU per answer with its JIT compiler threads' CPU left out (ms): the cost of serving, without the
+     * compilation a closed-loop window at a few hundred requests a second still carries (the bench's warm-up does
+     * not wait for the JIT there yet); NaN in files without {@code jit_cpu_s}.
+     */
+    static double cpuOutsideJit(Run r) {
+        return (r.number("cpu_s") - r.number("jit_cpu_s")) * 1000 / r.number("responses");
+    }
+
+    static Stats cpuOutsideJitRatio(Page page, String dir, String a, String b, String endpoint, int c) {
+        return need(Cells.ratio(closed(page, dir, a, endpoint, c), closed(page, dir, b, endpoint, c), FrontPageBullets::cpuOutsideJit),
+                "CPU ratio outside the JIT of " + a + " to " + b);
+    }
+
+    /** The median of a cell's peak OS threads, counted. */
+    static String threads(Page page, String dir, String pool, String endpoint, int c) {
+        return Fmt.count(need(Cells.column(closed(page, dir, pool, endpoint, c), "peak_threads"), pool + " threads").median());
     }
 
     String blockingVsAsync(Page page) {
@@ -408,14 +434,15 @@ final class FrontPageBullets implements Renderer {
 
     String frontBlockingWaits(Page page) {
         String ep = "wait-blocking?ms=100";
-        // fair's runs recorded no start, end or load (the old warm-up): the front page quotes the cell measured again
-        String fair = "with 200 clients each waiting 100 ms, `loom` answered " + x(rpsRatio(page, WAIT_25_OFF, "loom", "qtp:200", ep, 200))
-                + " the requests of `qtp:200`, the fixed pool of 200 threads, at "
-                + x(need(Cells.ratio(closed(page, WAIT_25_OFF, "loom", ep, 200), closed(page, WAIT_25_OFF, "qtp:200", ep, 200), "cpu_ms_per_req"), "CPU ratio"))
-                + " its CPU per request (" + shortLink(page, WAIT_25_OFF + "/results.csv") + ")";
+        String dflt = "with 200 clients each waiting 100 ms, `loom` answered " + x(rpsRatio(page, FAIR, "loom", JETTY_DEFAULT, ep, 200))
+                + " the requests of Jetty's default pool (`" + JETTY_DEFAULT + "`) at " + x(cpuOutsideJitRatio(page, FAIR, "loom", JETTY_DEFAULT, ep, 200))
+                + " its CPU per request (the JIT's apart), with " + threads(page, FAIR, "loom", ep, 200) + " OS threads against " + threads(page, FAIR, JETTY_DEFAULT, ep, 200);
+        String fixed = decided(() -> x(rpsRatio(page, FAIR, "loom", "qtp:200", ep, 200)) + " and " + x(cpuOutsideJitRatio(page, FAIR, "loom", "qtp:200", ep, 200))
+                + " against 200 threads started up front (" + shortLink(page, FAIR + "/results.csv") + ")");
         String seed = decided(() -> x(rpsRatio(page, FULL, "loom", "qtp:32", ep, 200)) + " the requests of the seed's `qtp:32`, whose 30 request threads"
                 + " bound it by Little's law (" + shortLink(page, FULL + "/results.csv") + ")");
-        return fair + "; " + (seed.equals(NOT_DECIDED) ? "against the seed's `qtp:32`, " + NOT_DECIDED : seed) + ".";
+        return dflt + "; " + (fixed.equals(NOT_DECIDED) ? "against `qtp:200`, " + NOT_DECIDED : fixed)
+                + "; " + (seed.equals(NOT_DECIDED) ? "against the seed's `qtp:32`, " + NOT_DECIDED : seed) + ".";
     }
 
     String frontBlockingVsAsync(Page page) {

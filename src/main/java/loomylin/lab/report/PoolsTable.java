@@ -9,8 +9,8 @@ import java.util.TreeSet;
 /**
  * {@code pools DIR ENDPOINT}: one endpoint's runs in DIR/results.csv with the pools side by side: a row per
  * concurrency (closed loop) or offered rate (open loop), a column per pool in the order the bench ran them;
- * each cell the median req/s with its range over the repeats, the median p99 and CPU per request, and how many of
- * its runs the bench marked (too short, unsettled, client-limited).
+ * each cell the median req/s with its range over the repeats, the median p99 and CPU per request, all from the runs
+ * the bench did not mark (too short, unsettled, client-limited), and how many it marked; "not decided" when it marked every one.
  */
 final class PoolsTable implements Renderer {
     @Override
@@ -47,7 +47,7 @@ final class PoolsTable implements Renderer {
                 out.append(' ').append(cell(cell)).append(" |");
             }
         }
-        out.append(repeats == 1 ? "\n\nOne run per cell" : "\n\nreq/s: median (min-max) of up to " + repeats + " repeats per cell; p99, server CPU per request and peak OS threads: medians")
+        out.append(repeats == 1 ? "\n\nOne run per cell" : "\n\nreq/s: median (min-max) of up to " + repeats + " repeats per cell; p99, server CPU per request and peak OS threads: medians; every figure from the runs the bench did not mark")
                 .append(". From ").append(page.fileLink(file)).append('.');
         return out.toString();
     }
@@ -99,6 +99,7 @@ final class PoolsTable implements Renderer {
 
     static String cell(List<Run> cell) {
         if (cell.isEmpty()) return "";
+        if (cell.stream().allMatch(Run::marked)) return "not decided (" + Run.marks(cell) + " marked)";
         StringBuilder s = new StringBuilder();
         Cells.column(cell, "rps").ifPresent(x -> s.append(Fmt.rateRange(x)).append(" req/s"));
         Cells.column(cell, "p99_ms").ifPresent(x -> s.append(", p99 ").append(Fmt.ms(x.median())).append(" ms"));
@@ -107,7 +108,7 @@ final class PoolsTable implements Renderer {
         long withErrors = cell.stream().filter(r -> r.number("errors") > 0).count();
         if (withErrors > 0) s.append(", errors in ").append(withErrors).append(" of ").append(cell.size()).append(" runs");
         String marks = Run.marks(cell);
-        if (!marks.isEmpty()) s.append(", marked: ").append(marks);
+        if (!marks.isEmpty()) s.append(", left out as marked: ").append(marks);
         return s.toString();
     }
 }

@@ -62,6 +62,11 @@ record Run(Map<String, String> row) {
         return "true".equals(row.get("client_limited"));
     }
 
+    /** Any of the bench's marks: the run backs no median, ratio or sentence. */
+    boolean marked() {
+        return tooShort() || unsettled() || clientLimited();
+    }
+
     /** The bench's marks on {@code runs}, counted: "1 unsettled, 2 client-limited of 4 runs"; "" when none is marked. */
     static String marks(List<Run> runs) {
         List<String> marks = new java.util.ArrayList<>();
@@ -77,7 +82,8 @@ record Run(Map<String, String> row) {
     /** A table's note on the runs it shows: how many the bench marked, or that it marked none. */
     static String marksNote(List<Run> runs) {
         String marks = marks(runs);
-        return marks.isEmpty() ? "No run here is marked too short, unsettled or client-limited." : "Marked by the bench: " + marks + ".";
+        return marks.isEmpty() ? "No run here is marked too short, unsettled or client-limited."
+                : "Marked by the bench, and left out of every figure above: " + marks + ".";
     }
 
     boolean has(String column) {

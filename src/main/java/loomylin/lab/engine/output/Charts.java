@@ -68,7 +68,8 @@ public final class Charts {
 
     /** Draws the endpoint's grid for one loop into dir; returns false (and writes nothing) when it has no finished run. */
     public static boolean write(Path dir, Endpoint endpoint, boolean open, List<PoolKind> pools, List<RunResult> rows) throws IOException {
-        List<Config> mine = Config.of(rows.stream().filter(r -> r.spec().endpoint().equals(endpoint) && r.spec().open() == open).toList());
+        // a chart draws only the runs the bench did not mark, as the tables do
+        List<Config> mine = Config.of(rows.stream().filter(r -> r.spec().endpoint().equals(endpoint) && r.spec().open() == open && r.marks().isEmpty()).toList());
         if (mine.isEmpty()) return false;
         System.setProperty("java.awt.headless", "true"); // before the first AWT class loads: no display needed
         BufferedImage grid = new BufferedImage(WIDTH, HEIGHT, BufferedImage.TYPE_INT_RGB);

@@ -24,6 +24,21 @@ public record Config(RunSpec spec, List<RunResult> repeats) {
         return out;
     }
 
+    /** The same configuration with only its runs the bench did not mark (too short, unsettled, client-limited): what a table's medians read. */
+    public Config decided() {
+        return new Config(spec, repeats.stream().filter(r -> r.marks().isEmpty()).toList());
+    }
+
+    /** Its marked runs, counted by mark: "1 unsettled, 2 client-limited of 4"; "-" when none is marked. */
+    public String marksText() {
+        Map<String, Integer> counts = new LinkedHashMap<>();
+        for (RunResult r : repeats) for (String m : r.marks()) counts.merge(m, 1, Integer::sum);
+        if (counts.isEmpty()) return "-";
+        List<String> parts = new ArrayList<>();
+        counts.forEach((mark, n) -> parts.add(n + " " + mark));
+        return String.join(", ", parts) + " of " + repeats.size();
+    }
+
     public Spread spread(ToDoubleFunction<RunResult> metric) {
         return Spread.of(repeats.stream().map(metric::applyAsDouble).toList());
     }

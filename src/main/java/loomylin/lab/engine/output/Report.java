@@ -54,9 +54,9 @@ public final class Report {
                 .append(" and decides no target (NOT TIMED). Open loop (`mode` open): oha offers requests at a constant rate for the window over a fixed number of connections, latency counted from each request's intended send time (`--latency-correction`, as wrk2). Client timeout ")
                 .append(config.timeoutS()).append(" s per request.\n");
         md.append("- Every configuration ran ").append(plan.stream().mapToInt(RunSpec::repeat).max().orElse(1))
-                .append(" time(s), interleaved across pools (A B C A B C). Tables show the median with the min-max range; a target's ratio is taken per repeat (repeat i over repeat i) and reads PASS or MISS only when the whole range lies on one side of the goal, else NOISE. A target that reads a run with errors is ERRORS, never PASS; one that reads a run with fewer than ")
+                .append(" time(s), interleaved across pools (A B C A B C). Tables show the median with the min-max range of the runs the bench did not mark (*marked*: too short, unsettled or client-limited, counted; a configuration with no other run reads *not decided*), and so do the charts; a target's ratio is taken per repeat (repeat i over repeat i) and reads PASS or MISS only when the whole range lies on one side of the goal, else NOISE. A target that reads a run with errors is ERRORS, never PASS; one that reads a run with fewer than ")
                 .append(RunResult.MIN_ANSWERS).append(" answers, or closed-loop fewer than ").append(RunResult.MIN_ANSWERS_PER_CLIENT)
-                .append(" per client, is TOO SHORT.\n");
+                .append(" per client, is TOO SHORT, and one that reads an unsettled or client-limited run NOT DECIDED.\n");
         md.append("- req/s: 2xx answers per second of the client's wall time (start to exit), one definition for every client. Latencies: hey, exact nearest-rank percentiles of every answer; wrk and oha, their HdrHistograms.\n");
         md.append("- errors: requests without a 2xx answer (error status, or no answer at all: refused, reset, timed out).\n");
         if (config.remote() == null) { // a --target bench says where its server figures come from above
@@ -153,11 +153,12 @@ public final class Report {
         if (open.isEmpty()) return;
         md.append("## Knees (open loop, /wait-blocking)\n\n");
         md.append("Predicted: Little's law, request threads / wait (a qtp:N pool has N - 2 request threads: one acceptor and one selector hold the rest); ")
-                .append("pools on virtual threads have no thread limit, so only the offered rate bounds them. Measured: the most 2xx answers per second at any offered rate, median of the repeats.\n\n");
+                .append("pools on virtual threads have no thread limit, so only the offered rate bounds them. Measured: the most 2xx answers per second at any offered rate, median of the repeats the bench did not mark.\n\n");
         md.append("| pool | endpoint | predicted knee req/s | measured knee req/s | offered rates |\n|---|---|--:|--:|---|\n");
         for (PoolKind p : pools) {
             for (Endpoint e : open.stream().map(c -> c.spec().endpoint()).distinct().toList()) {
-                List<Config> mine = open.stream().filter(c -> c.spec().pool().equals(p) && c.spec().endpoint().equals(e)).toList();
+                List<Config> mine = open.stream().filter(c -> c.spec().pool().equals(p) && c.spec().endpoint().equals(e))
+                        .map(Config::decided).filter(c -> !c.repeats().isEmpty()).toList();
                 if (mine.isEmpty()) continue;
                 double predicted = Targets.predictedKnee(p, e.intParam("ms").orElse(loomylin.server.web.Limits.MS_DEFAULT));
                 Spread best = mine.stream().map(c -> c.spread(RunResult::rps)).max(Comparator.comparingDouble(Spread::median)).orElseThrow();
@@ -171,22 +172,25 @@ public final class Report {
     }
 
     private static void table(StringBuilder md, List<Config> mine) {
-        md.append("| level | pool | client | req/s | warm-up req/s | p50 ms | p99 ms | p99.9 ms | max ms | errors | CPU ms/req | peak RSS MB | threads | client-limited |\n");
-        md.append("|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n");
-        for (Config c : mine) {
-            md.append("| ").append(c.spec().level()).append(" | ").append(c.spec().pool()).append(" | ").append(c.spec().client().label())
-                    .append(" | ").append(c.spread(RunResult::rps).text(1))
+        md.append("| level | pool | client | req/s | warm-up req/s | p50 ms | p99 ms | p99.9 ms | max ms | errors | CPU ms/req | peak RSS MB | threads | client CPU % | marked |\n");
+        md.append("|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n");
+        for (Config all : mine) {
+            Config c = all.decided(); // the medians read only the runs the bench did not mark
+            md.append("| ").append(c.spec().level()).append(" | ").append(c.spec().pool()).append(" | ").append(c.spec().client().label()).append(" | ");
+            if (c.repeats().isEmpty()) md.append("not decided | - | - | - | - | - | ").append(all.errors()).append(" | - | - | - | - | ");
+            else md.append(c.spread(RunResult::rps).text(1))
                     .append(" | ").append(c.spread(RunResult::warmupRps).text(1))
                     .append(" | ").append(c.spread(RunResult::p50Ms).text(1))
                     .append(" | ").append(c.spread(RunResult::p99Ms).text(1))
                     .append(" | ").append(c.spread(RunResult::p999Ms).text(1))
                     .append(" | ").append(c.spread(r -> r.latency().maxMs()).text(1))
-                    .append(" | ").append(c.errors())
+                    .append(" | ").append(all.errors())
                     .append(" | ").append(c.spread(RunResult::cpuMsPerRequest).text(3))
                     .append(" | ").append(c.spread(r -> RunResult.mb(r.peakRssKb())).text(0))
                     .append(" | ").append(c.spread(RunResult::threadsOrNaN).text(0))
-                    .append(" | ").append(c.clientLimited() ? "yes (" + c.spread(RunResult::clientCpuPct).text(0) + "%)" : "no")
-                    .append(" |\n");
+                    .append(" | ").append(c.spread(RunResult::clientCpuPct).text(0))
+                    .append(" | ");
+            md.append(all.marksText()).append(" |\n");
         }
         md.append('\n');
     }

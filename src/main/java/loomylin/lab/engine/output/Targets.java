@@ -22,7 +22,7 @@ import loomylin.server.web.Limits;
  * (repeat i of one configuration over repeat i of the other, which ran next to it), and the verdict reads
  * the whole range: PASS or MISS only when every repeat lies on one side of the goal, else NOISE. A target
  * that reads a run with errors or no answers is ERRORS, never PASS; one that reads a run with too few answers
- * ({@link RunResult#tooShort()}) is TOO SHORT, and one that reads a hey run (a count, not a window) NOT TIMED. A target whose runs the bench did not
+ * ({@link RunResult#tooShort()}) is TOO SHORT, one that reads an unsettled or client-limited run NOT DECIDED, and one that reads a hey run (a count, not a window) NOT TIMED. A target whose runs the bench did not
  * make is "n/a", not a miss.
  */
 public final class Targets {
@@ -60,6 +60,7 @@ public final class Targets {
         String result() {
             if (invalid != null && invalid.startsWith(TOO_SHORT)) return "TOO SHORT";
             if (invalid != null && invalid.startsWith(COUNTED)) return "NOT TIMED";
+            if (invalid != null && invalid.startsWith(MARKED)) return "NOT DECIDED";
             if (invalid != null) return "ERRORS";
             if (values.isEmpty()) return "n/a";
             if (!invocationsAgree()) return "NOISE";
@@ -283,6 +284,8 @@ public final class Targets {
 
     /** How an invalid reason starts when a run had too few answers to decide ({@link RunResult#tooShort()}). */
     static final String TOO_SHORT = "too short: ";
+    /** How it starts when a run was marked unsettled or client-limited: a verdict never rests on a marked run. */
+    static final String MARKED = "marked: ";
     /** How it starts when a run was a hey count, not a window by the clock: such a run never decides a target. */
     static final String COUNTED = "counted, not timed: ";
 
@@ -292,7 +295,9 @@ public final class Targets {
                     + RunResult.MIN_ANSWERS_PER_CLIENT + " per client";
         if (c.spec().client() == loomylin.lab.engine.load.Client.HEY)
             return COUNTED + c.describe() + " ran hey with a request count; only windows by the clock (wrk, oha) decide targets";
-        return c.clean() ? null : c.describe() + " had " + c.errors() + " requests without a 2xx answer";
+        if (!c.clean()) return c.describe() + " had " + c.errors() + " requests without a 2xx answer";
+        if (!c.marksText().equals("-")) return MARKED + c.describe() + " had runs the bench marked (" + c.marksText() + ")";
+        return null;
     }
 
     public static void writeCsv(Path file, List<Target> targets) throws IOException {

@@ -23,8 +23,8 @@ import loomylin.server.jetty.PoolKind;
 
 /**
  * crossover.md from crossover.csv. Only runs that decide ({@link FixedLoad.Window#decides}) enter a figure; the
- * others are counted with their marks. The noise line of each metric is the widest spread of an A/A pair (one
- * pool's two deciding runs of a cell in one invocation); a ratio within it reads as a tie. A comparison is decided
+ * others are counted with their marks. The noise line of each metric is the widest A/A spread across invocations
+ * (one pool's median of a cell in one invocation against its median in another); a ratio within it reads as a tie. A comparison is decided
  * when each side has at least {@link #MIN_RUNS} deciding runs from at least two invocations.
  */
 public final class CrossoverReport {
@@ -77,32 +77,35 @@ public final class CrossoverReport {
         return deciding.stream().filter(r -> r.w().p99Ms() <= P99_SLACK * lowest).min(Comparator.comparingDouble(Row::cpuMs)).map(Row::pool);
     }
 
-    /** The widest A/A spread of a metric: over every pool's two deciding comparison runs of a cell in one invocation, max/min - 1; NaN with no pair. */
+    /**
+     * The widest A/A spread of a metric across invocations: for every cell, role and pool measured in two or more
+     * invocations, its deciding comparison runs' median in each invocation, larger over smaller, less one; NaN when
+     * no pool was measured in two invocations. Within one invocation runs minutes apart agree more closely than
+     * invocations do (the same pool's median moved 6-8 % between invocations while its rounds agreed within one), so
+     * a line drawn within one would call differences ties too rarely.
+     */
     public static double noise(List<Row> rows, Metric metric) {
         double widest = Double.NaN;
-        for (List<Row> pair : pairs(rows)) {
-            double a = metric.value.applyAsDouble(pair.get(0));
-            double b = metric.value.applyAsDouble(pair.get(1));
-            double spread = Math.max(a, b) / Math.min(a, b) - 1;
+        for (List<Double> medians : invocationMedians(rows, metric).values()) {
+            if (medians.size() < 2) continue;
+            double spread = medians.stream().mapToDouble(Double::doubleValue).max().orElseThrow()
+                    / medians.stream().mapToDouble(Double::doubleValue).min().orElseThrow() - 1;
             if (Double.isNaN(widest) || spread > widest) widest = spread;
         }
         return widest;
     }
 
-    /** A/A pairs: per invocation, cell, role and pool, the first two deciding comparison runs. */
-    static List<List<Row>> pairs(List<Row> rows) {
-        List<List<Row>> pairs = new ArrayList<>();
-        List<String> seen = new ArrayList<>();
+    /** Per cell, role and pool (in the rows' order): its deciding comparison runs' median of {@code metric} in each invocation that has one. */
+    static java.util.Map<String, List<Double>> invocationMedians(List<Row> rows, Metric metric) {
+        java.util.Map<String, java.util.Map<Integer, List<Double>>> groups = new java.util.LinkedHashMap<>();
         for (Row r : rows) {
             if (r.phase() != Phase.COMPARE || !r.decides()) continue;
-            String key = r.invocation() + " " + r.cell() + " " + r.role() + " " + r.pool();
-            if (seen.contains(key)) continue;
-            List<Row> same = rows.stream().filter(x -> x.phase() == Phase.COMPARE && x.decides() && x.invocation() == r.invocation()
-                    && x.cell().equals(r.cell()) && x.role() == r.role() && x.pool().equals(r.pool())).limit(2).toList();
-            seen.add(key);
-            if (same.size() == 2) pairs.add(same);
+            groups.computeIfAbsent(r.cell() + " " + r.role() + " " + r.pool(), k -> new java.util.TreeMap<>())
+                    .computeIfAbsent(r.invocation(), k -> new ArrayList<>()).add(metric.value.applyAsDouble(r));
         }
-        return pairs;
+        java.util.Map<String, List<Double>> out = new java.util.LinkedHashMap<>();
+        groups.forEach((key, byInvocation) -> out.put(key, byInvocation.values().stream().map(v -> Spread.of(v).median()).toList()));
+        return out;
     }
 
     /** The comparison runs of a cell that stand for {@code role}: the sweep's pick is {@code qtp:200}'s runs when the sweep picked it. */
@@ -124,7 +127,7 @@ public final class CrossoverReport {
         if (a.size() < MIN_RUNS || b.size() < MIN_RUNS || invocations(a) < 2 || invocations(b) < 2)
             return new Verdict(ratio, String.format(Locale.ROOT, "undecided (%d and %d deciding runs from %d and %d invocations)", a.size(), b.size(),
                     invocations(a), invocations(b)), false);
-        if (Double.isNaN(noise)) return new Verdict(ratio, "undecided (no A/A pair to read the noise from)", false);
+        if (Double.isNaN(noise)) return new Verdict(ratio, "undecided (no pool measured in two invocations to read the noise from)", false);
         if (ratio * (1 + noise) <= 1) return new Verdict(ratio, "virtual threads lower", true);
         if (ratio >= 1 + noise) return new Verdict(ratio, "virtual threads higher", true);
         return new Verdict(ratio, "a tie", true);
@@ -156,15 +159,13 @@ public final class CrossoverReport {
         md.append(sentence(rows)).append("\n\n");
 
         md.append("## The noise line\n\n");
-        md.append("A/A pairs: one pool's two deciding runs of a cell in one invocation. The widest spread of a pair (larger over smaller, less one) is"
-                + " the line within which a ratio reads as a tie.\n\n");
-        md.append("| metric | A/A pairs | median spread | widest spread (the noise line) |\n|---|---|---|---|\n");
+        md.append("A/A across invocations: each pool of each cell measured in two or more invocations, its deciding runs' median in each;"
+                + " the widest spread between an A/A pair of invocation medians (larger over smaller, less one) is the line within which a ratio reads as a tie.\n\n");
+        md.append("| metric | pools measured in 2+ invocations | median spread | widest spread (the noise line) |\n|---|---|---|---|\n");
         for (Metric m : Metric.values()) {
-            List<Double> spreads = pairs(rows).stream().map(p -> {
-                double a = m.value.applyAsDouble(p.get(0));
-                double b = m.value.applyAsDouble(p.get(1));
-                return Math.max(a, b) / Math.min(a, b) - 1;
-            }).toList();
+            List<Double> spreads = invocationMedians(rows, m).values().stream().filter(v -> v.size() >= 2)
+                    .map(v -> v.stream().mapToDouble(Double::doubleValue).max().orElseThrow() / v.stream().mapToDouble(Double::doubleValue).min().orElseThrow() - 1)
+                    .toList();
             Spread s = Spread.of(spreads);
             md.append(String.format(Locale.ROOT, "| %s | %d | %s | %s |%n", m.title, s.count(), percent(s.median()), percent(s.max())));
         }

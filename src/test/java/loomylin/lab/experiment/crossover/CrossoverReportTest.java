@@ -18,7 +18,7 @@ import loomylin.server.jetty.PoolKind;
 import loomylin.server.cli.Csv;
 import org.junit.jupiter.api.Test;
 
-/** crossover.md from given rows: the settle gate, the client-limited exclusion, ratios of answers, the A/A noise line and the sweep's pick. */
+/** crossover.md from given rows: the settle gate, the client-limited exclusion, ratios of answers, the A/A noise line across invocations and the sweep's pick. */
 class CrossoverReportTest {
     private static final Grid.Cell CELL = Grid.Cell.parse("sleep5+cpu0.25");
     private static final PoolKind LOOM = PoolKind.loom();
@@ -89,10 +89,13 @@ class CrossoverReportTest {
     }
 
     @Test
-    void theNoiseLineIsTheWidestAaSpreadAndATieIsWithinIt() {
+    void theNoiseLineIsTheWidestSpreadOfAPoolsMediansAcrossInvocationsAndATieIsWithinIt() {
         List<Row> rows = twoInvocations(0.30);
-        assertEquals(0.10, CrossoverReport.noise(rows, Metric.CPU), 1e-9, "qtp:200's 0.30 and 0.33 in one invocation");
+        assertEquals(0.0, CrossoverReport.noise(rows, Metric.CPU), 1e-9, "qtp:200's 0.30 and 0.33 in each invocation: the same median, 0.315, in both");
         assertEquals(0.0, CrossoverReport.noise(rows, Metric.P99), 1e-9);
+        List<Row> moved = new ArrayList<>(rows);
+        moved.replaceAll(r -> r.role() == Role.DEFAULT && r.invocation() == 2 ? compare(2, Role.DEFAULT, QTP200, r.round(), r.round() == 1 ? 0.33 : 0.363, 10) : r);
+        assertEquals(0.10, CrossoverReport.noise(moved, Metric.CPU), 1e-9, "qtp:200's median 0.315 in one invocation, 0.3465 in the other");
         List<Row> loom = rows.stream().filter(r -> r.role() == Role.VIRTUAL).toList();
         List<Row> qtp = rows.stream().filter(r -> r.role() == Role.DEFAULT).toList();
         assertEquals("a tie", CrossoverReport.verdict(loom, qtp, Metric.CPU, 0.10).reading());
@@ -100,7 +103,7 @@ class CrossoverReportTest {
         assertEquals("virtual threads lower", CrossoverReport.verdict(cheaper.stream().filter(r -> r.role() == Role.VIRTUAL).toList(), qtp, Metric.CPU,
                 0.10).reading());
         assertTrue(CrossoverReport.verdict(loom.subList(0, 2), qtp, Metric.CPU, 0.10).reading().startsWith("undecided (2 and 4 deciding runs from 1 and 2"));
-        assertTrue(Double.isNaN(CrossoverReport.noise(rows.subList(0, 2), Metric.CPU)), "no pair, no line");
+        assertTrue(Double.isNaN(CrossoverReport.noise(rows.subList(0, 4), Metric.CPU)), "one invocation: no line, however its rounds agree");
     }
 
     @Test
