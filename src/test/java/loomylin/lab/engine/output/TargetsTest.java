@@ -39,6 +39,20 @@ class TargetsTest {
     }
 
     @Test
+    void aClientLimitedRunMakesItsTargetNotDecidedNeverPass() {
+        List<RunResult> rows = new ArrayList<>(aFullBench());
+        Targets.Target before = Targets.p2(Config.of(rows)).get(0);
+        rows.replaceAll(r -> r.spec().endpoint().toString().equals(Preset.CPU) && r.spec().concurrency() == 50 && r.spec().repeat() == 1
+                && r.spec().pool().toString().equals("loom")
+                ? new RunResult(r.spec(), "java", r.requests(), r.responses(), r.ok(), r.errors(), 1, r.rps(), r.warmupRps(), r.latency(),
+                        r.cpuS(), r.idleRssKb(), r.peakRssKb(), 1, r.peakThreads(), 0.1, 95, 50, true, 0.0)
+                : r);
+        Targets.Target p2 = Targets.p2(Config.of(rows)).get(0);
+        assertEquals("NOT DECIDED", p2.result(), "was " + before.result() + " with the same figures unmarked");
+        assertTrue(p2.invalid().contains("1 client-limited of"), p2.invalid());
+    }
+
+    @Test
     void aRunWithTooFewAnswersDecidesNothing() {
         List<RunResult> rows = new ArrayList<>(aFullBench());
         rows.removeIf(r -> r.spec().endpoint().toString().equals(Preset.CPU) && r.spec().concurrency() == 50 && r.spec().repeat() == 1
