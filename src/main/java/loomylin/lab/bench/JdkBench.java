@@ -150,7 +150,7 @@ public final class JdkBench {
             List<Double> rates = new ArrayList<>();
             for (int i = 0; i < sides.size(); i++) {
                 List<RunResult> cell = results.get(i).stream().filter(r -> (r.spec().endpoint() + "\t" + r.spec().pool()).equals(key)).toList();
-                List<RunResult> deciding = cell.stream().filter(r -> r.settled() && !r.tooShort() && !r.clientLimited()).toList();
+                List<RunResult> deciding = cell.stream().filter(r -> r.marks().isEmpty()).toList();
                 List<RunResult> used = deciding.isEmpty() ? cell : deciding;
                 String mark = deciding.isEmpty() && !cell.isEmpty() ? " (" + marks(cell) + ")" : "";
                 double rps = median(used.stream().mapToDouble(RunResult::rps).toArray());

@@ -13,8 +13,10 @@ import loomylin.lab.engine.load.Client;
 import loomylin.lab.engine.measure.Measured;
 import loomylin.lab.engine.run.BenchConfig;
 import loomylin.lab.engine.run.Endpoint;
+import loomylin.lab.engine.run.RunExecutor;
 import loomylin.lab.engine.run.RunResult;
 import loomylin.lab.engine.run.RunSpec;
+import loomylin.lab.engine.run.Warmup;
 import loomylin.server.jetty.PoolKind;
 import loomylin.server.jfr.PinPlace;
 
@@ -49,7 +51,10 @@ public final class Report {
                 .append(config.measureS()).append(" s window closed-loop (where a request waits so long that a client could not get ")
                 .append(RunResult.MIN_ANSWERS_PER_CLIENT).append(" answers in it, that many waits and half again: `duration_s` has each run's), ")
                 .append(config.openMeasureS()).append(" s open-loop. The backend (for /hops-*, delay ").append(config.backendDelayMs())
-                .append(" ms per call) runs in its own JVM for the whole bench.\n");
+                .append(" ms per call) runs in its own JVM for the whole bench.\n")
+                .append("- The warm-up runs in slices of half its length until two in a row answer the same rate (at least 2, at most ")
+                .append(RunExecutor.MAX_WARMUP_SLICES).append("; under 2 s it is one slice, which records no `warm`). ")
+                .append(Warmup.quietRule()).append(" A cold run reads `warm` false in results.csv; hey's warm-ups compare rates alone.\n");
         md.append("- Closed loop (`mode` closed): wrk runs for the window; hey (`--client hey`) sends ").append(config.requests().describe())
                 .append(" and decides no target (NOT TIMED). Open loop (`mode` open): oha offers requests at a constant rate for the window over a fixed number of connections, latency counted from each request's intended send time (`--latency-correction`, as wrk2). Client timeout ")
                 .append(config.timeoutS()).append(" s per request.\n");
