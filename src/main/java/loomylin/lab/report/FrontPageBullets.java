@@ -107,12 +107,12 @@ final class FrontPageBullets implements Renderer {
     }
 
     /**
-     * The runs of one cell that decide (not too short, settled, not client-limited): the marked ones are left out, as
+     * The runs of one cell that decide (not too short, not cold, settled, not client-limited): the marked ones are left out, as
      * from every verdict, and the cell is quoted only when at least {@link #MIN_RUNS} decide, from at least
      * {@link #MIN_INVOCATIONS} invocations (or, in a file of one invocation, every run decides).
      */
     static List<Run> deciding(List<Run> runs, String cell) {
-        List<Run> deciding = runs.stream().filter(r -> !r.tooShort() && !r.unsettled() && !r.clientLimited()).toList();
+        List<Run> deciding = runs.stream().filter(r -> !r.marked()).toList();
         long invocations = deciding.stream().map(Run::invocation).distinct().count();
         long inFile = runs.stream().map(Run::invocation).distinct().count();
         boolean enough = deciding.size() == runs.size() && inFile < MIN_INVOCATIONS && !STRICT.get()

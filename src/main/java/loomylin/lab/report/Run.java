@@ -57,6 +57,11 @@ record Run(Map<String, String> row) {
         return "false".equals(row.get("settled"));
     }
 
+    /** The bench marked the run cold: its warm-up ran out of slices with the server's JIT still busy (warm false; empty or absent: not recorded). */
+    boolean cold() {
+        return "false".equals(row.get("warm"));
+    }
+
     /** The bench marked the run client-limited: the load generator, not the server, may have set its rate. */
     boolean clientLimited() {
         return "true".equals(row.get("client_limited"));
@@ -64,16 +69,18 @@ record Run(Map<String, String> row) {
 
     /** Any of the bench's marks: the run backs no median, ratio or sentence. */
     boolean marked() {
-        return tooShort() || unsettled() || clientLimited();
+        return tooShort() || cold() || unsettled() || clientLimited();
     }
 
     /** The bench's marks on {@code runs}, counted: "1 unsettled, 2 client-limited of 4 runs"; "" when none is marked. */
     static String marks(List<Run> runs) {
         List<String> marks = new java.util.ArrayList<>();
         long tooShort = runs.stream().filter(Run::tooShort).count();
+        long cold = runs.stream().filter(Run::cold).count();
         long unsettled = runs.stream().filter(Run::unsettled).count();
         long limited = runs.stream().filter(Run::clientLimited).count();
         if (tooShort > 0) marks.add(tooShort + " too short");
+        if (cold > 0) marks.add(cold + " cold");
         if (unsettled > 0) marks.add(unsettled + " unsettled");
         if (limited > 0) marks.add(limited + " client-limited");
         return marks.isEmpty() ? "" : String.join(", ", marks) + " of " + runs.size() + " runs";
@@ -82,7 +89,7 @@ record Run(Map<String, String> row) {
     /** A table's note on the runs it shows: how many the bench marked, or that it marked none. */
     static String marksNote(List<Run> runs) {
         String marks = marks(runs);
-        return marks.isEmpty() ? "No run here is marked too short, unsettled or client-limited."
+        return marks.isEmpty() ? "No run here is marked too short, cold, unsettled or client-limited."
                 : "Marked by the bench, and left out of every figure above: " + marks + ".";
     }
 

@@ -104,6 +104,7 @@ class BenchSmokeTest {
             assertTrue(Integer.parseInt(f[column("peak_threads")]) > 5, line); // a JVM has more threads than that
             assertEquals("java", f[column("twin")], line);
             assertEquals("true", f[column("too_short")], line); // 100 answers: a smoke run decides nothing
+            assertEquals("", f[column("warm")], line); // hey's warm-up reads no JIT
             java.time.Instant started = java.time.Instant.parse(f[column("started")]);
             assertTrue(!java.time.Instant.parse(f[column("ended")]).isBefore(started), "a run ends after it starts: " + line);
             assertTrue(Double.parseDouble(f[column("load1")]) >= 0, line);
@@ -124,6 +125,7 @@ class BenchSmokeTest {
         assertTrue(report.contains("## /computational?iterations=1000"), report);
         assertTrue(report.contains("![wait-blocking?ms=10](wait-blocking-ms-10.png)"), report);
         assertTrue(report.contains("| warm-up req/s |"), report);
+        assertTrue(report.contains(loomylin.lab.engine.run.Warmup.quietRule()), "the method says the warm-up waits for the JIT: " + report);
         assertEquals(1 + Targets.evaluate(List.of(), 2).size(), Files.readAllLines(dir.resolve("targets.csv")).size());
 
         for (String png : List.of("wait-blocking-ms-10.png", "computational-iterations-1000.png")) assertPng(dir.resolve(png));
@@ -196,6 +198,7 @@ class BenchSmokeTest {
         assertTrue(Long.parseLong(f[column("responses")]) > 100, line); // 8 connections, 5 ms waits, 1 s
         assertEquals("0", f[column("errors")], line);
         assertTrue(Double.parseDouble(f[column("p50_ms")]) >= 5, line);
+        assertEquals("", f[column("warm")], "smoke's 500ms warm-up is one slice, which records no warm: " + line);
         assertEquals(0, ChildProcesses.live());
     }
 

@@ -23,6 +23,20 @@ class FrontPageBulletsTest {
         assertEquals(List.of(runs.get(0), runs.get(2), runs.get(3)), FrontPageBullets.deciding(runs, "cell"));
     }
 
+    /** A run whose warm-up ended with the JIT busy (warm false) is left out; one that recorded no warm (a file from before) is not. */
+    @Test
+    void aColdRunIsLeftOutAndARunThatRecordedNoWarmIsNot() {
+        List<Run> runs = new java.util.ArrayList<>(List.of(run(1, 1, true, false, false), run(1, 2, true, false, false), run(2, 1, true, false, false)));
+        java.util.Map<String, String> cold = new java.util.HashMap<>(run(2, 2, true, false, false).row());
+        cold.put("warm", "false");
+        runs.add(new Run(cold));
+        java.util.Map<String, String> warm = new java.util.HashMap<>(run(2, 3, true, false, false).row());
+        warm.put("warm", "true");
+        runs.add(new Run(warm));
+        assertEquals(List.of(runs.get(0), runs.get(1), runs.get(2), runs.get(4)), FrontPageBullets.deciding(runs, "cell"));
+        assertEquals("1 cold of 5 runs", Run.marks(runs));
+    }
+
     @Test
     void twoThatDecideOrThreeFromOneInvocationAreNotEnough() {
         List<Run> two = List.of(run(1, 1, true, false, false), run(1, 2, false, false, false), run(2, 1, true, false, false), run(2, 2, false, false, false));

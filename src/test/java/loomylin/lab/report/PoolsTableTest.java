@@ -34,7 +34,7 @@ class PoolsTableTest {
     void aTablesNoteCountsTheMarkedRunsOrSaysThereAreNone() {
         assertEquals("Marked by the bench, and left out of every figure above: 1 unsettled, 1 client-limited of 2 runs.",
                 Run.marksNote(List.of(run("false", "false"), run("true", "true"))));
-        assertEquals("No run here is marked too short, unsettled or client-limited.", Run.marksNote(List.of(run("true", "false"))));
+        assertEquals("No run here is marked too short, cold, unsettled or client-limited.", Run.marksNote(List.of(run("true", "false"))));
     }
 
     @Test

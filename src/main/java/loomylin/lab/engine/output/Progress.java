@@ -26,7 +26,8 @@ public final class Progress {
                 finished, total, r.spec().pool(), r.spec().endpoint(), r.spec().level(), r.spec().client().label(), r.spec().repeat(),
                 r.rps(), r.warmupRps(), r.p99Ms(), r.errors(), orDash(RunResult.fixed(r.cpuMsPerRequest(), 3)), orDash(RunResult.fixed(RunResult.mb(r.peakRssKb()), 0)),
                 orDash(RunResult.count(r.peakThreads())),
-                (r.clientLimited() ? "  CLIENT-LIMITED" : "") + (r.tooShort() ? "  TOO SHORT" : "") + (r.settled() ? "" : "  UNSETTLED"),
+                (r.clientLimited() ? "  CLIENT-LIMITED" : "") + (r.tooShort() ? "  TOO SHORT" : "") + (r.cold() ? "  COLD" : "")
+                        + (r.settled() ? "" : "  UNSETTLED"),
                 clock(elapsed), clock(eta));
     }
 

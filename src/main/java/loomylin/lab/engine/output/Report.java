@@ -13,8 +13,10 @@ import loomylin.lab.engine.load.Client;
 import loomylin.lab.engine.measure.Measured;
 import loomylin.lab.engine.run.BenchConfig;
 import loomylin.lab.engine.run.Endpoint;
+import loomylin.lab.engine.run.RunExecutor;
 import loomylin.lab.engine.run.RunResult;
 import loomylin.lab.engine.run.RunSpec;
+import loomylin.lab.engine.run.Warmup;
 import loomylin.server.jetty.PoolKind;
 import loomylin.server.jfr.PinPlace;
 
@@ -49,14 +51,17 @@ public final class Report {
                 .append(config.measureS()).append(" s window closed-loop (where a request waits so long that a client could not get ")
                 .append(RunResult.MIN_ANSWERS_PER_CLIENT).append(" answers in it, that many waits and half again: `duration_s` has each run's), ")
                 .append(config.openMeasureS()).append(" s open-loop. The backend (for /hops-*, delay ").append(config.backendDelayMs())
-                .append(" ms per call) runs in its own JVM for the whole bench.\n");
+                .append(" ms per call) runs in its own JVM for the whole bench.\n")
+                .append("- The warm-up runs in slices of half its length until two in a row answer the same rate (at least 2, at most ")
+                .append(RunExecutor.MAX_WARMUP_SLICES).append("; under 2 s it is one slice, which records no `warm`). ")
+                .append(Warmup.quietRule()).append(" A cold run reads `warm` false in results.csv; hey's warm-ups compare rates alone.\n");
         md.append("- Closed loop (`mode` closed): wrk runs for the window; hey (`--client hey`) sends ").append(config.requests().describe())
                 .append(" and decides no target (NOT TIMED). Open loop (`mode` open): oha offers requests at a constant rate for the window over a fixed number of connections, latency counted from each request's intended send time (`--latency-correction`, as wrk2). Client timeout ")
                 .append(config.timeoutS()).append(" s per request.\n");
         md.append("- Every configuration ran ").append(plan.stream().mapToInt(RunSpec::repeat).max().orElse(1))
-                .append(" time(s), interleaved across pools (A B C A B C). Tables show the median with the min-max range of the runs the bench did not mark (*marked*: too short, unsettled or client-limited, counted; a configuration with no other run reads *not decided*), and so do the charts; a target's ratio is taken per repeat (repeat i over repeat i) and reads PASS or MISS only when the whole range lies on one side of the goal, else NOISE. A target that reads a run with errors is ERRORS, never PASS; one that reads a run with fewer than ")
+                .append(" time(s), interleaved across pools (A B C A B C). Tables show the median with the min-max range of the runs the bench did not mark (*marked*: too short, cold, unsettled or client-limited, counted; a configuration with no other run reads *not decided*), and so do the charts; a target's ratio is taken per repeat (repeat i over repeat i) and reads PASS or MISS only when the whole range lies on one side of the goal, else NOISE. A target that reads a run with errors is ERRORS, never PASS; one that reads a run with fewer than ")
                 .append(RunResult.MIN_ANSWERS).append(" answers, or closed-loop fewer than ").append(RunResult.MIN_ANSWERS_PER_CLIENT)
-                .append(" per client, is TOO SHORT, and one that reads an unsettled or client-limited run NOT DECIDED.\n");
+                .append(" per client, is TOO SHORT, and one that reads a cold, unsettled or client-limited run NOT DECIDED.\n");
         md.append("- req/s: 2xx answers per second of the client's wall time (start to exit), one definition for every client. Latencies: hey, exact nearest-rank percentiles of every answer; wrk and oha, their HdrHistograms.\n");
         md.append("- errors: requests without a 2xx answer (error status, or no answer at all: refused, reset, timed out).\n");
         if (config.remote() == null) { // a --target bench says where its server figures come from above

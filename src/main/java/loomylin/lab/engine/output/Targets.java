@@ -22,7 +22,7 @@ import loomylin.server.web.Limits;
  * (repeat i of one configuration over repeat i of the other, which ran next to it), and the verdict reads
  * the whole range: PASS or MISS only when every repeat lies on one side of the goal, else NOISE. A target
  * that reads a run with errors or no answers is ERRORS, never PASS; one that reads a run with too few answers
- * ({@link RunResult#tooShort()}) is TOO SHORT, one that reads an unsettled or client-limited run NOT DECIDED, and one that reads a hey run (a count, not a window) NOT TIMED. A target whose runs the bench did not
+ * ({@link RunResult#tooShort()}) is TOO SHORT, one that reads a cold, unsettled or client-limited run NOT DECIDED, and one that reads a hey run (a count, not a window) NOT TIMED. A target whose runs the bench did not
  * make is "n/a", not a miss.
  */
 public final class Targets {
@@ -284,7 +284,7 @@ public final class Targets {
 
     /** How an invalid reason starts when a run had too few answers to decide ({@link RunResult#tooShort()}). */
     static final String TOO_SHORT = "too short: ";
-    /** How it starts when a run was marked unsettled or client-limited: a verdict never rests on a marked run. */
+    /** How it starts when a run was marked cold, unsettled or client-limited: a verdict never rests on a marked run. */
     static final String MARKED = "marked: ";
     /** How it starts when a run was a hey count, not a window by the clock: such a run never decides a target. */
     static final String COUNTED = "counted, not timed: ";

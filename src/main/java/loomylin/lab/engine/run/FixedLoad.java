@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import loomylin.lab.engine.load.OhaRun;
 import loomylin.lab.engine.measure.CodeOwners;
 import loomylin.lab.engine.measure.FlightRecording;
@@ -156,10 +155,8 @@ public final class FixedLoad {
      * pages written from runs before it, whose warm-up compared costs alone.
      */
     public static String jitRule(boolean recorded) {
-        return !recorded ? "" : String.format(Locale.ROOT, " The warm-up also waits for the JIT: it ends only after a slice in which the server's"
-                + " compiler threads spent at most %.0f %% of its CPU; a run whose last slice had the JIT busier is *cold* and decides nothing. The"
-                + " window's CPU is split by thread: the JIT's and the garbage collector's (with the VM thread) per answer are columns of the CSV.",
-                100 * Warmup.QUIET_SHARE);
+        return !recorded ? "" : " " + Warmup.quietRule() + " The window's CPU is split by thread: the JIT's and the garbage collector's (with the VM"
+                + " thread) per answer are columns of the CSV.";
     }
 
     /**

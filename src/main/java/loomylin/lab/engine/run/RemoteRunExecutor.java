@@ -51,7 +51,7 @@ public final class RemoteRunExecutor implements RunMaker {
             client.start();
             if (sampler != null) sampler.start();
             int clientCpus = config.cpuSets().cpus(CpuSets.Role.CLIENT, cores);
-            RunExecutor.WarmedUp warmedUp = RunExecutor.warmUp(config, tools, clientCpus, run, url);
+            RunExecutor.WarmedUp warmedUp = RunExecutor.warmUp(config, tools, clientCpus, run, url, RunExecutor.NO_PID);
             MetricsScrape before = metrics == null ? null : scrape(metrics, "before");
             Measured measured = RunExecutor.measure(config, tools, clientCpus, run, url, warmedUp.rps(), client);
             MetricsScrape after = metrics == null ? null : scrape(metrics, "after");

@@ -23,8 +23,9 @@ import loomylin.server.jetty.PoolKind;
 
 /**
  * Makes one run: a fresh server JVM on the run's pool, its idle memory, a warm-up with the run's own client at
- * the run's own concurrency (and rate), then the measured run (wrk or hey closed-loop, oha open-loop) while
- * {@link ProcSampler} watches the server; the server is stopped whatever happens.
+ * the run's own concurrency (and rate) until its rate settled and the server's JIT is quiet, then the measured run
+ * (wrk or hey closed-loop, oha open-loop) while {@link ProcSampler} watches the server; the server is stopped
+ * whatever happens.
  */
 public final class RunExecutor implements RunMaker {
     /** Lets the JVM finish start-up work (class loading, first compilations) before idle memory is read. */
@@ -59,7 +60,7 @@ public final class RunExecutor implements RunMaker {
             URI url = server.uri(run.endpoint().pathAndQuery());
             try (ProcSampler sampler = new ProcSampler(ProcReader.SYSTEM, server.pid(), SAMPLE_EVERY)) {
                 sampler.start();
-                WarmedUp warmedUp = warmUp(config, tools, clientCpus(), run, url);
+                WarmedUp warmedUp = warmUp(config, tools, clientCpus(), run, url, server.pid());
                 FlightRecording recording = config.jfr() ? FlightRecording.start(server.pid(), jfrFile(run)) : null;
                 long cpuBefore = cpuTicks(server);
                 long backendBefore = backendTicks(run);
@@ -114,41 +115,86 @@ public final class RunExecutor implements RunMaker {
         };
     }
 
-    /** The most warm-up slices a run makes before its window, settled or not. */
-    public static final int MAX_WARMUP_SLICES = 4;
+    /**
+     * The most warm-up slices a run makes before its window, settled or not. 8, not the 4 that sufficed while slices
+     * compared rates alone: at a few hundred requests a second a fresh server's CPU per request falls for about 30 s
+     * while its rate holds (issue 50), and 4 slices of the publishing presets' 4 s (half of --warmup 8s) would end
+     * such a run cold every time; 8 leave it 32 s, as {@link FixedLoad#MAX_SLICES} does. A warm-up that settles
+     * with the JIT quiet still lasts --warmup; only a run whose JIT is busy pays the longer one.
+     */
+    public static final int MAX_WARMUP_SLICES = 8;
+
+    /** No server JVM on this machine to read (a --target's): its warm-up compares rates alone and records no {@code warm}. */
+    public static final long NO_PID = -1;
 
     /**
-     * How a warm-up ended: its last slice's 2xx answers per second and, closed loop with wrk, its rate by Little's
-     * law ({@link Measured#littleRps}; NaN otherwise), and whether two slices in a row agreed ({@code settled}).
+     * How a warm-up, or one slice of it, ended: its last slice's 2xx answers per second and, closed loop with wrk,
+     * its rate by Little's law ({@link Measured#littleRps}; NaN otherwise), whether two slices in a row agreed
+     * ({@code settled}), and whether the server's JIT was quiet in the last ({@code warm}, {@link Warmup#quiet}; null
+     * where not read: hey, a one-slice warm-up, a --target).
      */
-    public record WarmedUp(double rps, double littleRps, boolean settled) {
+    public record WarmedUp(double rps, double littleRps, boolean settled, Boolean warm) {
         /** The rate two slices, or the window and the warm-up, are compared by: Little's law's where known. */
         double settleRate() {
             return littleRps > 0 ? littleRps : rps;
         }
 
         WarmedUp agreed() {
-            return new WarmedUp(rps, littleRps, true);
+            return new WarmedUp(rps, littleRps, true, warm);
         }
+
+        WarmedUp withWarm(Boolean quiet) {
+            return new WarmedUp(rps, littleRps, settled, quiet);
+        }
+
+        /** The warm-up may end here: the rate settled and, where the server's JIT was read, it was quiet in this slice. */
+        public boolean done() {
+            return settled && !Boolean.FALSE.equals(warm);
+        }
+    }
+
+    /** One warm-up slice, made when asked. */
+    @FunctionalInterface
+    public interface Slicer {
+        WarmedUp next() throws IOException;
     }
 
     /**
      * The warm-up just before a measured run: the run's own client at the run's own concurrency (and offered
      * rate), so that the connections (the server's and, behind /hops-*, the backend's) are open and the JIT has
-     * run before the window opens. In slices of half {@code --warmup} until two in a row answer the same rate
-     * ({@link WarmedUp#settleRate()}) within {@link RunResult#SETTLED_WITHIN} (at least 2, at most
-     * {@link #MAX_WARMUP_SLICES}): a warm-up that settles lasts {@code --warmup}, one that does not gets up to
-     * twice as long. A warm-up under 2 s is one slice (a smoke run). Returns the last slice's rates, which
-     * results.csv shows beside the measured ones, and whether two slices agreed ({@code settled}).
+     * run before the window opens. In slices of half {@code --warmup} ({@link #slices}) until two in a row answer
+     * the same rate ({@link WarmedUp#settleRate()}) within {@link RunResult#SETTLED_WITHIN} and, with wrk or oha,
+     * the server JVM {@code pid}'s compiler threads were quiet in the last ({@link Warmup#quiet}, read as
+     * {@link Warmup#watch} reads it); at least 2, at most {@link #MAX_WARMUP_SLICES}. A warm-up under 2 s is one
+     * slice (a smoke run) and records neither. Returns the last slice's rates, which results.csv shows beside the
+     * measured ones, whether two slices agreed ({@code settled}) and whether the JIT was quiet ({@code warm}).
      */
-    public static WarmedUp warmUp(BenchConfig config, java.util.Map<Client, Path> tools, int clientCpus, RunSpec run, URI url) throws IOException {
+    public static WarmedUp warmUp(BenchConfig config, java.util.Map<Client, Path> tools, int clientCpus, RunSpec run, URI url, long pid)
+            throws IOException {
         int seconds = warmupSeconds(config.warmup());
         if (seconds < 2) return slice(config, tools, clientCpus, run, url, seconds, config.warmup());
         int slice = seconds / 2;
+        // hey's runs decide nothing: its warm-up compares rates alone, as it always did.
+        boolean watched = pid != NO_PID && run.client() != Client.HEY;
+        return slices(MAX_WARMUP_SLICES, () -> {
+            if (!watched) return slice(config, tools, clientCpus, run, url, slice, slice + "s");
+            Warmup.Watched<WarmedUp> w = Warmup.watch(ProcReader.SYSTEM, pid, () -> slice(config, tools, clientCpus, run, url, slice, slice + "s"));
+            return w.value().withWarm(w.quiet());
+        });
+    }
+
+    /**
+     * The warm-up's rule on {@code slicer}'s slices: each marked settled when it answered the rate of the one before
+     * ({@link #settles}), ending on the first that is {@link WarmedUp#done() done}, else after {@code maxSlices}
+     * with the last (its {@code settled} and {@code warm} say how it ran out: a run whose last slice was not quiet is
+     * cold).
+     */
+    public static WarmedUp slices(int maxSlices, Slicer slicer) throws IOException {
         WarmedUp previous = null;
-        for (int i = 1; i <= MAX_WARMUP_SLICES; i++) {
-            WarmedUp last = slice(config, tools, clientCpus, run, url, slice, slice + "s");
-            if (i >= 2 && settles(previous.settleRate(), last.settleRate())) return last.agreed();
+        for (int i = 1; i <= maxSlices; i++) {
+            WarmedUp last = slicer.next();
+            if (previous != null && settles(previous.settleRate(), last.settleRate())) last = last.agreed();
+            if (last.done()) return last;
             previous = last;
         }
         return previous;
@@ -168,17 +214,18 @@ public final class RunExecutor implements RunMaker {
             case OHA -> OhaRun.measure(pin, tools.get(Client.OHA), url, Math.max(1, run.rate() * seconds), run.rate(), run.concurrency(),
                     config.timeoutS(), null);
         };
-        if (m == null) return new WarmedUp(HeyRun.warmUp(pin, tools.get(Client.HEY), url, heyDuration, run.concurrency(), config.timeoutS()), Double.NaN, false);
-        return new WarmedUp(m.okRps(), run.client() == Client.WRK ? m.littleRps(run.concurrency()) : Double.NaN, false);
+        if (m == null) return new WarmedUp(HeyRun.warmUp(pin, tools.get(Client.HEY), url, heyDuration, run.concurrency(), config.timeoutS()), Double.NaN, false, null);
+        return new WarmedUp(m.okRps(), run.client() == Client.WRK ? m.littleRps(run.concurrency()) : Double.NaN, false, null);
     }
 
     /**
-     * What the settle rule reads of a run: whether its warm-up agreed (not recorded for hey, whose runs decide
-     * nothing), and, closed loop with wrk, its window's and warm-up's rates by Little's law.
+     * What the settle rule reads of a run: whether its warm-up agreed and ended with the JIT quiet (not recorded for
+     * hey, whose runs decide nothing), and, closed loop with wrk, its window's and warm-up's rates by Little's law.
      */
     static RunResult.Settle settle(RunSpec run, Measured window, WarmedUp warmedUp) {
         if (run.client() == Client.HEY) return RunResult.Settle.NONE;
-        return new RunResult.Settle(warmedUp.settled(), run.client() == Client.WRK ? window.littleRps(run.concurrency()) : Double.NaN, warmedUp.littleRps());
+        return new RunResult.Settle(warmedUp.settled(), run.client() == Client.WRK ? window.littleRps(run.concurrency()) : Double.NaN, warmedUp.littleRps(),
+                warmedUp.warm());
     }
 
     /** wrk and oha take whole seconds: a warm-up of 500ms lasts 1 s with them. */

@@ -42,7 +42,11 @@ import static loomylin.lab.engine.result.Column.whole;
  * @param backendCpuS   the backend JVM's CPU seconds during the measured run (the calls of /hops-*); NaN where the
  *                      bench started no backend or the run called none
  * @param when          when the run (warm-up included) started and ended, and the machine's load then
- * @param settle        how the warm-up ended, and a closed-loop run's rates by Little's law: what {@link #settled()} reads
+ * @param settle        how the warm-up ended, and a closed-loop run's rates by Little's law: what {@link #settled()} reads;
+ *                      and whether the warm-up ended with the server's JIT quiet ({@link Settle#warm}): a warm-up of wrk or
+ *                      oha slices goes on, once the rate settled, until the server's compiler threads spent at most
+ *                      {@link Warmup#QUIET_SHARE} of its CPU in a slice, and a run whose last slice had them busier is
+ *                      {@link #cold()} and decides nothing
  * @param jvm           the server JVM's CPU over the window by thread: the JIT compiler's and the garbage collector's
  *                      apart ({@link JvmCpu}); {@link JvmCpu#NONE} where not recorded (a --target, a file from before)
  */
@@ -59,9 +63,17 @@ public record RunResult(RunSpec spec, String twin, long requests, long responses
      *                      loop: by Little's law); null where not recorded (a hey run, a results.csv from before)
      * @param littleRps       the window's rate by Little's law; NaN for an open-loop or hey run, or where not recorded
      * @param warmupLittleRps the warm-up's last slice's, likewise
+     * @param warm            the warm-up's last slice was quiet ({@link Warmup#quiet}: the server's compiler threads spent at most
+     *                        {@link Warmup#QUIET_SHARE} of its CPU in it); null where not recorded: a hey run, a warm-up of one
+     *                        slice (under 2 s), a --target (its JVM is not ours to read), a results.csv from before
      */
-    public record Settle(Boolean warmupSettled, double littleRps, double warmupLittleRps) {
-        public static final Settle NONE = new Settle(null, Double.NaN, Double.NaN);
+    public record Settle(Boolean warmupSettled, double littleRps, double warmupLittleRps, Boolean warm) {
+        public static final Settle NONE = new Settle(null, Double.NaN, Double.NaN, null);
+
+        /** A warm-up's end without the JIT's: {@code warm} not recorded. */
+        public Settle(Boolean warmupSettled, double littleRps, double warmupLittleRps) {
+            this(warmupSettled, littleRps, warmupLittleRps, null);
+        }
 
         /** Both of Little's-law rates known. */
         public boolean littleKnown() {
@@ -171,10 +183,16 @@ public record RunResult(RunSpec spec, String twin, long requests, long responses
         return settle.warmupSettled() && before > 0 && window >= before * (1 - SETTLED_WITHIN);
     }
 
-    /** What keeps this run out of a verdict, in the reports' words (too short, unsettled, client-limited); empty when nothing does. */
+    /** The warm-up recorded the JIT and ran out of slices with it still busy in the last ({@link Settle#warm} false): the window billed code being compiled. */
+    public boolean cold() {
+        return Boolean.FALSE.equals(settle.warm());
+    }
+
+    /** What keeps this run out of a verdict, in the reports' words (too short, cold, unsettled, client-limited); empty when nothing does. */
     public List<String> marks() {
         List<String> why = new ArrayList<>();
         if (tooShort()) why.add("too short");
+        if (cold()) why.add("cold");
         if (!settled()) why.add("unsettled");
         if (clientLimited) why.add("client-limited");
         return why;
@@ -259,6 +277,8 @@ public record RunResult(RunSpec spec, String twin, long requests, long responses
     /** The JIT compiler threads' and the GC's (with the VM thread's) CPU seconds over the window; "" where not recorded. */
     public static final Column<RunResult, Double> JIT_S = Column.fixed("jit_cpu_s", 3, r -> r.jvm.jitS());
     public static final Column<RunResult, Double> GC_S = Column.fixed("gc_cpu_s", 3, r -> r.jvm.gcS());
+    /** Whether the warm-up ended with the JIT quiet ({@link Settle#warm}); "" where not recorded, which files from before read as. */
+    public static final Column<RunResult, Boolean> WARM = maybe("warm", r -> r.settle.warm());
 
     /**
      * results.csv: the columns above in their order, with the derived ones (CPU per request, the marks) written beside
@@ -269,7 +289,7 @@ public record RunResult(RunSpec spec, String twin, long requests, long responses
             IDLE_RSS, PEAK_RSS, PEAK_VSZ, PEAK_THREADS, CLIENT_LIMITED, TWIN, DURATION, CLIENT_CPU_S, CLIENT_CPU_PCT, SERVER_CPU_PCT, STEAL_PCT,
             Column.<RunResult>flag("too_short", RunResult::tooShort).computed(),
             Column.<RunResult>flag("settled", RunResult::settled).computed(), INVOCATION, BACKEND_CPU, STARTED, ENDED, LOAD1,
-            LITTLE_RPS, WARMUP_LITTLE_RPS, WARMUP_SETTLED, JIT_S, GC_S), RunResult::read);
+            LITTLE_RPS, WARMUP_LITTLE_RPS, WARMUP_SETTLED, JIT_S, GC_S, WARM), RunResult::read);
 
     private static RunResult read(Table.Fields f) {
         boolean open = "open".equals(f.get(MODE));
@@ -282,7 +302,7 @@ public record RunResult(RunSpec spec, String twin, long requests, long responses
                 new Measured.Latency(f.get(P50), f.get(P90), f.get(P99), f.get(P999), f.get(MAX)), f.get(CPU_S), f.get(IDLE_RSS), f.get(PEAK_RSS),
                 f.get(PEAK_VSZ), f.get(PEAK_THREADS).intValue(), f.get(CLIENT_CPU_S), f.get(CLIENT_CPU_PCT), f.get(SERVER_CPU_PCT), f.get(CLIENT_LIMITED),
                 f.get(STEAL_PCT), f.get(INVOCATION), Double.isNaN(backendMsPerRequest) ? Double.NaN : backendMsPerRequest * responses / 1000.0,
-                new When(f.get(STARTED), f.get(ENDED), f.get(LOAD1)), new Settle(f.get(WARMUP_SETTLED), f.get(LITTLE_RPS), f.get(WARMUP_LITTLE_RPS)),
+                new When(f.get(STARTED), f.get(ENDED), f.get(LOAD1)), new Settle(f.get(WARMUP_SETTLED), f.get(LITTLE_RPS), f.get(WARMUP_LITTLE_RPS), f.get(WARM)),
                 Double.isNaN(f.get(JIT_S)) ? JvmCpu.NONE : new JvmCpu(f.get(CPU_S), f.get(JIT_S), f.get(GC_S)));
     }
 

@@ -15,7 +15,9 @@ import loomylin.server.proc.ProcReader;
  * {@link #SETTLE_SHARE}. The rate settles long before the JIT is done (at 400 req/s a fresh server's CPU per
  * request falls for about 30 s while the rate holds), so a warm-up that only compared rates billed code still being
  * compiled to the window. At least {@link #MIN_SLICES}; past {@code maxSlices} the run is <em>cold</em> (its last
- * slice was not quiet) or <em>unsettled</em>, and decides nothing.
+ * slice was not quiet) or <em>unsettled</em>, and decides nothing. What makes a slice quiet ({@link #quiet}, read by
+ * {@link #watch}) is the same for the general bench's warm-up ({@link RunExecutor#warmUp}), whose slices settle on
+ * their rate instead.
  */
 public final class Warmup {
     public static final int MIN_SLICES = 2;
@@ -25,6 +27,37 @@ public final class Warmup {
     public static final double SETTLE_SHARE = 0.10;
 
     private Warmup() {
+    }
+
+    /** Whether the JIT left a stretch of a JVM's CPU (almost) alone: its compiler threads' share at most {@link #QUIET_SHARE}; a share not read is not quiet. */
+    public static boolean quiet(JvmCpu cpu) {
+        return cpu.jitShare() <= QUIET_SHARE;
+    }
+
+    /** The rule in the reports' words: one sentence, for a page whose runs recorded it. */
+    public static String quietRule() {
+        return String.format(Locale.ROOT, "The warm-up also waits for the JIT: it ends only after a slice in which the server's compiler threads spent at"
+                + " most %.0f %% of its CPU; a run whose last slice had the JIT busier is *cold* and decides nothing.", 100 * QUIET_SHARE);
+    }
+
+    /** Work done while a JVM's CPU is watched: a warm-up slice. */
+    @FunctionalInterface
+    public interface Work<T> {
+        T run() throws IOException;
+    }
+
+    /** What a piece of work returned, and what the watched JVM's CPU went to over it, by thread. */
+    public record Watched<T>(T value, JvmCpu cpu) {
+        public boolean quiet() {
+            return Warmup.quiet(cpu);
+        }
+    }
+
+    /** Does {@code work} while reading the CPU of the JVM {@code pid} by thread around it ({@link JvmCpu#NONE} once it is gone). */
+    public static <T> Watched<T> watch(ProcReader proc, long pid, Work<T> work) throws IOException {
+        JvmCpu.Snapshot before = JvmCpu.snapshot(proc, pid);
+        T value = work.run();
+        return new Watched<>(value, JvmCpu.between(before, JvmCpu.snapshot(proc, pid)));
     }
 
     /** Offers one slice at the run's rate and returns its 2xx answers. */
@@ -41,7 +74,7 @@ public final class Warmup {
 
         /** The JIT left this slice (almost) alone: its compiler threads' share at most {@link #QUIET_SHARE}. */
         public boolean quiet() {
-            return cpu.jitShare() <= QUIET_SHARE;
+            return Warmup.quiet(cpu);
         }
     }
 
@@ -79,9 +112,8 @@ public final class Warmup {
         List<Slice> slices = new ArrayList<>();
         int least = Math.max(MIN_SLICES, minSlices);
         while (slices.size() < Math.max(least, maxSlices)) {
-            JvmCpu.Snapshot before = JvmCpu.snapshot(proc, pid);
-            long answers = slicer.offer();
-            slices.add(new Slice(answers, JvmCpu.between(before, JvmCpu.snapshot(proc, pid))));
+            Watched<Long> slice = watch(proc, pid, slicer::offer);
+            slices.add(new Slice(slice.value(), slice.cpu()));
             if (slices.size() >= least && done(slices)) break;
         }
         return of(slices);

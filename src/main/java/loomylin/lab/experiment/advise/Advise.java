@@ -68,9 +68,12 @@ public final class Advise {
         List<Column<AdvisePage.Run, ?>> columns = new ArrayList<>(List.of(Column.fixed("multiple", 2, r -> (double) r.offered() / profile.rate()),
                 Column.integer("run", AdvisePage.Run::round), Column.fixed("idle_cpu_ms_per_s", 2, AdvisePage.Run::idleCpuMsPerS)));
         columns.addAll(Column.of(Warmth.COLUMNS, r -> new Warmth.Of(r.warmth(), r.result() == null ? 0 : r.result().responses())));
-        for (Column<RunResult, ?> c : RunResult.TABLE.columns())
+        for (Column<RunResult, ?> c : RunResult.TABLE.columns()) {
+            // Warmth's warm, written above, is advise's warm-up's; a run of TimedRun records none of its own.
+            if (c == RunResult.WARM) continue;
             columns.add(c == RunResult.POOL ? Column.text("pool", r -> r.pool().toString()) : c == RunResult.ENDPOINT ? Column.text("endpoint", r -> endpoint.toString())
                     : c == RunResult.INVOCATION ? Column.integer("invocation", AdvisePage.Run::invocation) : c.of(AdvisePage.Run::result));
+        }
         columns.add(Column.quoted("failure", AdvisePage.Run::failure));
         return Table.written(columns);
     }
