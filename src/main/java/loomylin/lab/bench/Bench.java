@@ -53,7 +53,7 @@ public final class Bench {
         }
         String commandLine = "java -jar loomylin.jar bench " + String.join(" ", args);
         String preset = flags.get("preset") == null ? "" : flags.get("preset").trim();
-        if (flags.get(BenchFlags.JAVA) != null && !JdkBench.NAME.equals(preset)) loomylin.lab.engine.run.ServerJava.choose(flags.get(BenchFlags.JAVA));
+        if (flags.get(BenchFlags.JAVA) != null && !JdkBench.NAME.equals(preset) && !flags.on("rerender")) loomylin.lab.engine.run.ServerJava.choose(flags.get(BenchFlags.JAVA));
         if (ConnectionsBench.NAME.equals(preset)) { // client models, not servers: its own runner
             ConnectionsBench.main(flags, commandLine, System.out);
             return;
@@ -68,7 +68,16 @@ public final class Bench {
             own.run().run(flags, commandLine, System.out);
             return;
         }
+        if (flags.on("rerender")) { // a plain bench's report from its results and provenance: nothing is started
+            Rerender.run(flags, System.out);
+            return;
+        }
         run(BenchFlags.parse(flags), commandLine, System.out);
+    }
+
+    /** Whether {@code preset} has a runner of its own, not the plan of a plain bench. */
+    static boolean ownRunner(String preset) {
+        return OWN_RUNNERS.containsKey(preset) || ConnectionsBench.NAME.equals(preset) || FibersExperiments.NAME.equals(preset);
     }
 
     /** A preset with a runner of its own, and the bench flags it reads (any other is refused in one line). */
@@ -153,7 +162,8 @@ public final class Bench {
         return out;
     }
 
-    private static void writeSummaries(BenchConfig config, Provenance provenance, List<RunSpec> plan,
+    /** targets.csv, the charts and report.md of the rows: after a bench, and again by {@code --rerender} ({@link Rerender}). */
+    static void writeSummaries(BenchConfig config, Provenance provenance, List<RunSpec> plan,
                                        List<RunResult> rows, Path dir, String failure) throws IOException {
         List<Targets.Target> targets = Targets.evaluate(rows, provenance.host().cores());
         Targets.writeCsv(dir.resolve("targets.csv"), targets);

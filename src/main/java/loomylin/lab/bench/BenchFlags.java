@@ -64,7 +64,7 @@ public final class BenchFlags {
             new Flags.Flag("cells", "CELL,CELL,...", null, "crossover only: what a request does, sleepMS, callMS (one backend call), cpuMS or two joined by '+' (default "
                     + String.join(",", loomylin.lab.experiment.crossover.Grid.CELLS.stream().map(loomylin.lab.experiment.crossover.Grid.Cell::label).toList()) + ")"),
             new Flags.Flag("share", "F", null, "crossover only: offer each cell this share of the machine's estimated capacity for it (default " + loomylin.lab.experiment.crossover.Crossover.SHARE + "); --rate R offers R to every cell"),
-            new Flags.Flag("rerender", null, null, "crossover, floor, jdk, admission and db: write their report (crossover.md, floor.md, jdk.md, admission.md, db.md and db.png) again from --out's results under today's rules, measuring nothing"),
+            new Flags.Flag("rerender", null, null, "write a report again from --out's results under today's rules, measuring nothing: a plain bench's (any preset of smoke, quick, full, latency, scale and hops, or the runs --pools, --endpoints, --concurrency or --rate listed) report.md, targets.csv and charts from its results.csv, with the flags of its provenance.json's command (give no other flag); crossover, floor, jdk, admission and db (with their --preset) crossover.md, floor.md, jdk.md, admission.md, db.md and db.png"),
             new Flags.Flag("wrk", "PATH", null, "the wrk binary (default: wrk on PATH)"),
             new Flags.Flag("hop-client", "url|jdk|jetty", "url", "the servers' blocking client behind /hops-blocking (compare them with --preset hops)"),
             new Flags.Flag("oha", "PATH", null, "the oha binary (default: oha on PATH, else ~/.cargo/bin/oha)"),
@@ -75,8 +75,18 @@ public final class BenchFlags {
             new Flags.Flag("help", null, null, "print this help and exit"));
 
     public static BenchConfig parse(Flags flags) {
+        return parse(flags, false);
+    }
+
+    /**
+     * The bench of {@code flags}; {@code recorded}: flags of a bench that already ran, read back by {@code --rerender}, for
+     * which nothing on this machine is looked at (no taskset, no CPU list checked against this machine's, no target asked).
+     */
+    static BenchConfig parse(Flags flags, boolean recorded) {
         Preset preset = preset(flags);
-        CpuSets cpuSets = cpuSets(flags, flags.get("target") != null);
+        if (recorded && flags.get("target") != null) // the targets' pools and twins were read from their /pool as the bench ran
+            throw new UsageError("it is a --target bench, whose servers' pools and twins were asked of them as it ran; --rerender does not read them back yet");
+        CpuSets cpuSets = cpuSets(flags, flags.get("target") != null, recorded);
         RemoteServers remote = RemoteServers.fromFlags(flags);
         List<String> pools = remote == null ? list(flags, "pools") : remote.pools();
         List<String> endpoints = list(flags, "endpoints");
@@ -117,7 +127,7 @@ public final class BenchFlags {
     }
 
     /** The CPU sets of the flags; with --target the bench starts no server or backend, so only the client can be pinned. */
-    private static CpuSets cpuSets(Flags flags, boolean remote) {
+    private static CpuSets cpuSets(Flags flags, boolean remote, boolean recorded) {
         Map<CpuSets.Role, String> raw = new java.util.EnumMap<>(CpuSets.Role.class);
         for (CpuSets.Role role : CpuSets.Role.values()) {
             String value = flags.get(role.flag);
@@ -126,7 +136,7 @@ public final class BenchFlags {
                 throw new UsageError("--" + role.flag + " pins a process the bench starts; with --target it starts none but the load generator");
             raw.put(role, value);
         }
-        return CpuSets.of(raw, Path.of("/proc/self/status"), System.getenv("PATH"));
+        return recorded ? CpuSets.recorded(raw) : CpuSets.of(raw, Path.of("/proc/self/status"), System.getenv("PATH"));
     }
 
     /** The --preset named, or without one quick, unless the flags list the runs: then {@link Preset#CUSTOM}. */

@@ -55,12 +55,20 @@ public final class JdkBench {
             if (flags.get(BenchFlags.JAVA) == null)
                 throw new UsageError("--preset jdk compares the bench's own JDK with another: give --java PATH, e.g. a JDK 21's bin/java (scripts/jdk21.sh prints one)");
             ServerJava other = ServerJava.choose(flags.get(BenchFlags.JAVA));
-            List<String> args = new ArrayList<>(List.of("--pools", String.join(",", flags.commaList("pools", POOLS)), "--endpoints",
-                    String.join(",", flags.commaList("endpoints", ENDPOINTS)), "--concurrency", orElse(flags, "concurrency", CONCURRENCY),
-                    "--repeat", orElse(flags, "repeat", REPEAT), "--jfr", "--out", dir.toString()));
-            for (String f : List.of("measure", "warmup", "twin", "heap", "wrk", "carriers", "invocations")) if (flags.get(f) != null) args.addAll(List.of("--" + f, flags.get(f)));
-            return new Options(false, dir, other, BenchFlags.parse(Flags.parse(args.toArray(String[]::new), BenchFlags.FLAGS, Map.of())));
+            return new Options(false, dir, other, BenchFlags.parse(Flags.parse(planArgs(flags, dir), BenchFlags.FLAGS, Map.of())));
         }
+    }
+
+    /**
+     * The flags of the plan each side runs, a plain bench's: also how {@code bench --rerender} reads a side's directory
+     * back from its provenance's {@code --preset jdk} command.
+     */
+    static String[] planArgs(Flags flags, Path dir) {
+        List<String> args = new ArrayList<>(List.of("--pools", String.join(",", flags.commaList("pools", POOLS)), "--endpoints",
+                String.join(",", flags.commaList("endpoints", ENDPOINTS)), "--concurrency", orElse(flags, "concurrency", CONCURRENCY),
+                "--repeat", orElse(flags, "repeat", REPEAT), "--jfr", "--out", dir.toString()));
+        for (String f : List.of("measure", "warmup", "twin", "heap", "wrk", "carriers", "invocations")) if (flags.get(f) != null) args.addAll(List.of("--" + f, flags.get(f)));
+        return args.toArray(String[]::new);
     }
 
     private static String orElse(Flags flags, String name, int fallback) {

@@ -108,6 +108,65 @@ public record Provenance(String date, String command, Commit commit, String out,
         return Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(doc);
     }
 
+    /**
+     * DIR/provenance.json read back as {@link #json()} wrote it, for a report written again from a bench's results
+     * ({@code bench --rerender}): what {@code read(dir)} gives after {@code write(dir)} equals what was written, but for
+     * the checkout's root, which the file does not hold. A file written before {@code duration_s} or {@code cpu_sets}
+     * were recorded reads as a bench that did not say how long it took (-1) and pinned nothing it said (none).
+     *
+     * @throws IllegalArgumentException in one line when the file is not such a document (the caller says whose it is)
+     * @throws IOException              when it cannot be read (a missing file among them)
+     */
+    public static Provenance read(Path dir) throws IOException {
+        String text = Files.readString(dir.resolve(FILE), StandardCharsets.UTF_8);
+        Object parsed;
+        try {
+            parsed = Json.parse(text);
+        } catch (RuntimeException e) { // Jackson's parse error: the file is not JSON
+            throw new IllegalArgumentException("not JSON (" + firstLine(e.getMessage()) + ")");
+        }
+        if (!(parsed instanceof Map<?, ?> doc)) throw new IllegalArgumentException("not a JSON object");
+        Object schema = doc.get("schema");
+        if (!(schema instanceof Number n) || n.intValue() != SCHEMA)
+            throw new IllegalArgumentException("schema " + schema + ", where this bench reads schema " + SCHEMA);
+        Map<?, ?> machine = object(doc, "machine");
+        Host host = new Host(text(machine, "cpu"), (int) number(machine, "cores"), number(machine, "memory_kb"), text(machine, "os"),
+                text(machine, "kernel"), machine.get("virtualised") instanceof Boolean b ? b : null, text(machine, "virtualisation"));
+        Commit commit = new Commit(text(doc, "commit"), Boolean.TRUE.equals(doc.get("dirty")), java.util.Optional.empty());
+        return new Provenance(text(doc, "date"), text(doc, "command"), commit, text(doc, "out"), host, text(doc, "jdk"), text(doc, "jetty"),
+                text(doc, "javalin"), strings(doc, "tools"), doc.containsKey("cpu_sets") ? strings(doc, "cpu_sets") : Map.of(),
+                doc.get("duration_s") == null ? -1 : number(doc, "duration_s"));
+    }
+
+    private static String text(Map<?, ?> doc, String field) {
+        if (!(doc.get(field) instanceof String s)) throw new IllegalArgumentException("no text field \"" + field + "\"");
+        return s;
+    }
+
+    private static long number(Map<?, ?> doc, String field) {
+        if (!(doc.get(field) instanceof Number n)) throw new IllegalArgumentException("no number field \"" + field + "\"");
+        return n.longValue();
+    }
+
+    private static Map<?, ?> object(Map<?, ?> doc, String field) {
+        if (!(doc.get(field) instanceof Map<?, ?> m)) throw new IllegalArgumentException("no object field \"" + field + "\"");
+        return m;
+    }
+
+    /** An object of text values, e.g. tools by name. */
+    private static Map<String, String> strings(Map<?, ?> doc, String field) {
+        Map<String, String> out = new java.util.TreeMap<>();
+        object(doc, field).forEach((k, v) -> {
+            if (!(v instanceof String s)) throw new IllegalArgumentException("\"" + field + "\" holds a value that is not text: " + k);
+            out.put(String.valueOf(k), s);
+        });
+        return Map.copyOf(out);
+    }
+
+    private static String firstLine(String message) {
+        return message == null ? "unreadable" : message.lines().findFirst().orElse("unreadable");
+    }
+
     /** The report's first section: a two-column table of the same facts. */
     public String markdown() {
         StringBuilder md = new StringBuilder("## Provenance\n\n| | |\n|---|---|\n");

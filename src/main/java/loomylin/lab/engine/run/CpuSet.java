@@ -44,17 +44,21 @@ public record CpuSet(SortedSet<Integer> cpus) {
      * Cpus_allowed_list). Anything else is a one-line usage error naming the flag and the allowed CPUs.
      */
     public static CpuSet flag(String name, String raw, CpuSet allowed) {
-        CpuSet set;
-        try {
-            set = parse(raw);
-        } catch (IllegalArgumentException e) {
-            throw new UsageError("--" + name + " takes a CPU list like 0, 0-1 or 0,2 (" + e.getMessage() + "), got '" + Params.printable(raw) + "'");
-        }
+        CpuSet set = listed(name, raw);
         Set<Integer> missing = new TreeSet<>(set.cpus());
         missing.removeAll(allowed.cpus());
         if (!missing.isEmpty())
             throw new UsageError("--" + name + " " + set + ": this machine lets the bench use CPUs " + allowed + " only, not " + new CpuSet(new TreeSet<>(missing)));
         return set;
+    }
+
+    /** The value of flag {@code --name} as a CPU list, whatever CPUs this machine has; a malformed one is a one-line usage error naming the flag. */
+    public static CpuSet listed(String name, String raw) {
+        try {
+            return parse(raw);
+        } catch (IllegalArgumentException e) {
+            throw new UsageError("--" + name + " takes a CPU list like 0, 0-1 or 0,2 (" + e.getMessage() + "), got '" + Params.printable(raw) + "'");
+        }
     }
 
     public int size() {

@@ -68,6 +68,19 @@ public final class CpuSets {
         return new CpuSets(sets, taskset);
     }
 
+    /**
+     * The sets a bench that already ran was given ({@code bench --rerender} reads its command back): each list parsed as
+     * the flag parses it, but neither checked against this machine's CPUs nor with taskset looked up, since nothing is
+     * started; {@link #wrap} of such sets is a bug.
+     */
+    public static CpuSets recorded(Map<Role, String> raw) {
+        Map<Role, CpuSet> sets = new EnumMap<>(Role.class);
+        raw.forEach((role, value) -> {
+            if (value != null) sets.put(role, CpuSet.listed(role.flag, value));
+        });
+        return sets.isEmpty() ? NONE : new CpuSets(sets, null);
+    }
+
     /** The CPUs this process may run on, from its /proc/self/status; empty where that cannot be read (not Linux). */
     public static Optional<CpuSet> allowed(Path procSelfStatus) {
         try {
@@ -97,6 +110,7 @@ public final class CpuSets {
     public List<String> wrap(Role role, List<String> command) {
         CpuSet set = sets.get(role);
         if (set == null) return command;
+        if (taskset == null) throw new IllegalStateException("CPU sets read back from a finished bench start nothing"); // recorded(): a bug
         List<String> wrapped = new ArrayList<>(List.of(taskset.toString(), "-c", set.toString()));
         wrapped.addAll(command);
         return wrapped;

@@ -65,6 +65,39 @@ class ProvenanceTest {
         assertEquals(false, doc.get("dirty"));
     }
 
+    /** The file read back is the provenance written, for a running bench (no duration) and a finished one; only the checkout's root is not in the file. */
+    @Test
+    void readGivesBackWhatWasWritten(@TempDir Path dir) throws Exception {
+        Commit commit = new Commit("0123456789abcdef0123456789abcdef01234567", true, Optional.empty());
+        Provenance running = new Provenance("2026-11-24T18:00:00Z", "java -jar loomylin.jar bench --pools loom --endpoints mixed?cpu=1000&sleep=0",
+                commit, "gfx/results/x", new Host("", 2, 24_000_000_000L, "Debian \"trixie\"", "6.1.0 amd64", null, "no cpu flags read; systemd-detect-virt: not run"),
+                "OpenJDK 64-Bit Server VM 25+36 (Eclipse Adoptium)", "12.1.14", "7.2.3", Map.of("wrk", "wrk 4.2.0 (/usr/bin/wrk)"),
+                Map.of("server", "0-1", "client", Provenance.ALL_CPUS), -1);
+        for (Provenance p : List.of(running, running.finishedAfter(3_515), sample(false).finishedAfter(60))) {
+            Provenance written = new Provenance(p.date(), p.command(), new Commit(p.commit().hash(), p.commit().dirty(), Optional.empty()), p.out(), p.host(),
+                    p.jdk(), p.jetty(), p.javalin(), p.tools(), p.cpuSets(), p.durationS());
+            written.write(dir);
+            assertEquals(written, Provenance.read(dir));
+            assertEquals(written.json(), Provenance.read(dir).json());
+        }
+    }
+
+    /** A file from before duration_s and cpu_sets were recorded reads with neither; one that is not a provenance is refused in one line. */
+    @Test
+    void anOlderFileReadsWithDefaultsAndAStrangerIsRefused(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve(Provenance.FILE), sample(false).json().replaceAll("(?s),\\s*\"cpu_sets\" : \\{[^}]*}", ""));
+        Provenance old = Provenance.read(dir);
+        assertEquals(-1, old.durationS());
+        assertEquals(Map.of(), old.cpuSets());
+        assertEquals(sample(false).tools(), old.tools());
+        assertEquals(HOST, old.host());
+        for (String stranger : List.of("[1]", "{\"schema\": 2}", "not json", sample(false).json().replace("\"command\"", "\"cmd\""))) {
+            Files.writeString(dir.resolve(Provenance.FILE), stranger);
+            IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> Provenance.read(dir));
+            assertFalse(e.getMessage().contains("\n"), e.getMessage());
+        }
+    }
+
     @Test
     void theReportSectionNamesCommitMachineVersionsToolsAndCpuSets() {
         String md = sample(true).markdown();

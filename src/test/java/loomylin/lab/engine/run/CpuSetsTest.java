@@ -107,4 +107,16 @@ class CpuSetsTest {
         assertEquals("0-1", CpuSets.allowed(status("0-1")).orElseThrow().toString());
         assertTrue(CpuSets.allowed(status(null)).isEmpty());
     }
+
+    /** A finished bench's lists, read back by --rerender: CPUs this machine lacks are kept, no taskset is needed, a malformed list names its flag. */
+    @Test
+    void recordedListsAreReadWithoutThisMachine() {
+        CpuSets sets = CpuSets.recorded(flags("4000", "1-2", null));
+        assertEquals(Map.of("server", "4000", "client", "1-2", "backend", "all"), sets.describe());
+        assertThrows(IllegalStateException.class, () -> sets.wrap(Role.SERVER, List.of("java")), "a recorded set starts nothing");
+        assertEquals(List.of("java"), sets.wrap(Role.BACKEND, List.of("java")));
+        assertSame(CpuSets.NONE, CpuSets.recorded(flags(null, null, null)));
+        UsageError e = assertThrows(UsageError.class, () -> CpuSets.recorded(flags(null, "1-0", null)));
+        assertTrue(e.getMessage().startsWith("--client-cpus takes a CPU list like 0, 0-1 or 0,2 (the range 1-0 runs backwards)"), e.getMessage());
+    }
 }
