@@ -62,7 +62,7 @@ class RerenderTest {
      */
     private static int theChartsAreDrawn(String committed, String report, List<RunResult> rows, Path dir) {
         List<String> before = charts(committed);
-        assertFalse(before.isEmpty(), "the committed report names its charts");
+        if (rows.stream().anyMatch(r -> r.marks().isEmpty())) assertFalse(before.isEmpty(), "the committed report names its charts"); // none when every run is marked
         int checked = 0;
         for (RunSpec s : rows.stream().map(RunResult::spec).distinct().toList()) {
             String chart = Charts.fileName(s.endpoint(), s.open());

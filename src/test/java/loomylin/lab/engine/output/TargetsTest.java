@@ -50,6 +50,7 @@ class TargetsTest {
         Targets.Target p2 = Targets.p2(Config.of(rows)).get(0);
         assertEquals("NOT DECIDED", p2.result(), "was " + before.result() + " with the same figures unmarked");
         assertTrue(p2.invalid().contains("1 client-limited of"), p2.invalid());
+        assertEquals("n/a", p2.valueText(), "no figure from a marked run, not even beside its verdict");
     }
 
     @Test
