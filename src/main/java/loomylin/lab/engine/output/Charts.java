@@ -66,10 +66,17 @@ public final class Charts {
         return e.slug() + (open ? "-open" : "") + ".png";
     }
 
-    /** Draws the endpoint's grid for one loop into dir; returns false (and writes nothing) when it has no finished run. */
+    /**
+     * Draws the endpoint's grid for one loop into dir; returns false (and writes nothing) when it has no finished run.
+     * It draws only the runs the bench did not mark, as the tables do; where every run of the endpoint is marked (a
+     * smoke run, a tiny test), it draws them all under titles that say so, so that a try of the tool still shows its
+     * shape and no reader takes it for a result.
+     */
     public static boolean write(Path dir, Endpoint endpoint, boolean open, List<PoolKind> pools, List<RunResult> rows) throws IOException {
-        // a chart draws only the runs the bench did not mark, as the tables do
-        List<Config> mine = Config.of(rows.stream().filter(r -> r.spec().endpoint().equals(endpoint) && r.spec().open() == open && r.marks().isEmpty()).toList());
+        List<RunResult> of = rows.stream().filter(r -> r.spec().endpoint().equals(endpoint) && r.spec().open() == open).toList();
+        List<RunResult> unmarked = of.stream().filter(r -> r.marks().isEmpty()).toList();
+        boolean markedOnly = unmarked.isEmpty();
+        List<Config> mine = Config.of(markedOnly ? of : unmarked);
         if (mine.isEmpty()) return false;
         System.setProperty("java.awt.headless", "true"); // before the first AWT class loads: no display needed
         BufferedImage grid = new BufferedImage(WIDTH, HEIGHT, BufferedImage.TYPE_INT_RGB);
@@ -77,7 +84,7 @@ public final class Charts {
         try {
             List<Metric> metrics = open ? OPEN : CLOSED;
             for (int i = 0; i < metrics.size(); i++) {
-                XYChart chart = chart(endpoint, open, metrics.get(i), pools, mine);
+                XYChart chart = chart(endpoint, open, metrics.get(i), pools, mine, markedOnly);
                 g.drawImage(BitmapEncoder.getBufferedImage(chart), (i % COLUMNS) * CELL_WIDTH, (i / COLUMNS) * CELL_HEIGHT, null);
             }
         } finally {
@@ -87,9 +94,12 @@ public final class Charts {
         return true;
     }
 
-    private static XYChart chart(Endpoint endpoint, boolean open, Metric metric, List<PoolKind> pools, List<Config> configs) {
+    /** The title a chart of marked runs alone carries after its own. */
+    public static final String MARKED_ONLY = " (marked runs only: decides nothing)";
+
+    private static XYChart chart(Endpoint endpoint, boolean open, Metric metric, List<PoolKind> pools, List<Config> configs, boolean markedOnly) {
         XYChart chart = new XYChartBuilder().width(CELL_WIDTH).height(CELL_HEIGHT)
-                .title("/" + endpoint + ": " + metric.title())
+                .title("/" + endpoint + ": " + metric.title() + (markedOnly ? MARKED_ONLY : ""))
                 .xAxisTitle(open ? "offered req/s" : "concurrency").yAxisTitle(metric.unit()).build();
         List<Integer> levels = configs.stream().map(c -> open ? c.spec().rate() : c.spec().concurrency()).distinct().sorted().toList();
         var styler = chart.getStyler();
