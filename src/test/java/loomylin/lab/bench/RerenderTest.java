@@ -115,30 +115,19 @@ class RerenderTest {
         assertOneLine(dir, "no provenance.json in " + dir);
     }
 
-    @Test
-    void aCommandThatIsNotABenchIsOneLine(@TempDir Path dir) throws IOException {
+    /** A recorded command the rerender cannot use is refused in one line that says why: each case a command and the line's words. */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "java -jar loomylin.jar advise --app x | command is not a bench's: 'java -jar loomylin.jar advise --app x'",
+            "BENCH --pools qtp:4 --threads-per-core 2 --out x | command no longer parses: unknown flag --threads-per-core",
+            "BENCH --pools qtp:4 --concurrency many | command no longer parses: --concurrency takes whole numbers",
+            "BENCH --preset crossover --out x | is a --preset crossover bench, not a plain one; give --preset crossover --rerender"})
+    void aRecordedCommandItCannotUseIsRefusedInOneLine(String command, String why, @TempDir Path dir) throws IOException {
         copyWithoutSummaries(RESULTS.resolve("qtp4-threads"), dir);
-        withCommand(dir, "java -jar loomylin.jar advise --app x");
-        assertOneLine(dir, "command is not a bench's: 'java -jar loomylin.jar advise --app x'");
+        withCommand(dir, command.replace("BENCH", Rerender.COMMAND));
+        assertOneLine(dir, why);
     }
 
-    @Test
-    void aFlagThatNoLongerParsesIsNamedInOneLine(@TempDir Path dir) throws IOException {
-        copyWithoutSummaries(RESULTS.resolve("qtp4-threads"), dir);
-        withCommand(dir, Rerender.COMMAND + " --pools qtp:4 --threads-per-core 2 --out x");
-        assertOneLine(dir, "command no longer parses: unknown flag --threads-per-core");
-        withCommand(dir, Rerender.COMMAND + " --pools qtp:4 --concurrency many");
-        assertOneLine(dir, "command no longer parses: --concurrency takes whole numbers");
-    }
-
-    @Test
-    void aPresetWithItsOwnReportIsSentToIt(@TempDir Path dir) throws IOException {
-        copyWithoutSummaries(RESULTS.resolve("qtp4-threads"), dir);
-        withCommand(dir, Rerender.COMMAND + " --preset crossover --out x");
-        assertOneLine(dir, "is a --preset crossover bench, not a plain one; give --preset crossover --rerender");
-    }
-
-    /** The rerender's own command line takes --out alone: the bench's flags are the recorded ones. */
     @Test
     void anotherFlagBesideRerenderIsOneLine(@TempDir Path dir) throws IOException {
         copyWithoutSummaries(RESULTS.resolve("qtp4-threads"), dir);
