@@ -29,12 +29,22 @@ public final class Report {
     private Report() {
     }
 
+    /**
+     * "48 of 48 runs (2 invocations of 24)": the plan is one invocation's, and the rows add up over every invocation
+     * in the CSV, so the runs planned are the plan times the invocations the rows reach.
+     */
+    static String runsMade(List<RunSpec> plan, List<RunResult> rows) {
+        int invocations = Math.max(1, rows.stream().mapToInt(RunResult::invocation).max().orElse(1));
+        if (invocations == 1) return rows.size() + " of " + plan.size() + " runs";
+        return rows.size() + " of " + (invocations * plan.size()) + " runs (" + invocations + " invocations of " + plan.size() + ")";
+    }
+
     public static void write(Path file, BenchConfig config, Provenance provenance, List<RunSpec> plan, List<RunResult> rows,
                       List<Targets.Target> targets, List<String> charts, String failure) throws IOException {
         StringBuilder md = new StringBuilder();
         md.append("# Loomylin benchmark\n\n");
         md.append("Preset `").append(config.preset()).append("`, ").append(config.twin()).append(" twin, ")
-                .append(rows.size()).append(" of ").append(plan.size()).append(" runs, ").append(provenance.date()).append(".  \n");
+                .append(runsMade(plan, rows)).append(", ").append(provenance.date()).append(".  \n");
         md.append("Command: `").append(provenance.command()).append("`\n\n");
         if (failure != null) md.append("**Incomplete:** ").append(failure).append("\n\n");
         decidesNothing(md, config, rows);

@@ -119,10 +119,10 @@ public final class Advise {
                 , a fresh server per pool and rate in each of --invocations (2) passes over the plan (--runs per pass),
                 each warmed up at its own rate; a point decides only on unmarked runs from 2 passes. A rate past the cores
                 is measured beside the rate they allow, and the page says where to cap admission. Prints one page:
-                per run the achieved rate, p50/p99, CPU per request (and less what the idle JVM spends), OS
+                per run the achieved rate, p50/p99, CPU per request (and the JIT's and the collector's part of it), OS
                 threads, memory growth and errors; each pool's knee (Little's law, the CPU, measured); a verdict
                 with each pool's p99 and CPU per request; the caveats for your profile; and whether the client or
-                the machine limited the measurement. About 10 minutes with the defaults.
+                the machine limited the measurement. About half an hour with the defaults (each warm-up waits for the JIT).
                 Linux only (reads /proc); needs oha: cargo install oha --version 1.16.0 --locked
 
                 Your own Jetty application instead of a profile: advise --app 'java -jar your-app.jar' --url URL (see advise --app --help).
