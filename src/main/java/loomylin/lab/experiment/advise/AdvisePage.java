@@ -1,8 +1,10 @@
 package loomylin.lab.experiment.advise;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import loomylin.lab.engine.output.Spread;
 import loomylin.lab.engine.run.RunResult;
 import loomylin.lab.engine.run.Warmth;
@@ -366,22 +368,39 @@ public final class AdvisePage {
 
     /** Runs whose client, or the machine it shares with the server, may have been the limit. */
     static List<String> limits(List<Run> runs) {
-        List<String> out = new ArrayList<>();
+        // One line per point and kind of limit, its runs counted and their shares as ranges: four runs of a point
+        // past the cores say the same thing once.
+        record Key(PoolKind pool, int offered, String kind) {
+        }
+        Map<Key, List<RunResult>> flagged = new LinkedHashMap<>();
         for (Run run : runs) {
             RunResult r = run.result();
             if (r == null) continue;
-            String what = run.pool() + " at " + run.offered() + " req/s (invocation " + run.invocation() + ")";
-            if (r.clientLimited() && r.serverCpuPct() > r.clientCpuPct())
-                out.add(String.format(Locale.ROOT, "%s: the server used %.0f %% of all cores and oha %.0f %%: the machine was full, mostly with the"
-                        + " server's work, so this rate is at or past what the cores serve; the run decides nothing.", what, r.serverCpuPct(), r.clientCpuPct()));
-            else if (r.clientLimited())
-                out.add(String.format(Locale.ROOT, "%s: oha used %.0f %% of all cores and the server %.0f %%; the client, or the machine they share,"
-                        + " may have been the limit, not the pool.", what, r.clientCpuPct(), r.serverCpuPct()));
-            if (r.stealPct() >= STEAL_PCT)
-                out.add(String.format(Locale.ROOT, "%s: the hypervisor took %.0f %% of the CPU time (steal); the machine ran slower than it is.", what, r.stealPct()));
+            if (r.clientLimited()) flagged.computeIfAbsent(new Key(run.pool(), run.offered(), r.serverCpuPct() > r.clientCpuPct() ? "full" : "client"),
+                    k -> new ArrayList<>()).add(r);
+            if (r.stealPct() >= STEAL_PCT) flagged.computeIfAbsent(new Key(run.pool(), run.offered(), "steal"), k -> new ArrayList<>()).add(r);
         }
+        List<String> out = new ArrayList<>();
+        flagged.forEach((k, rs) -> {
+            String what = k.pool() + " at " + k.offered() + " req/s (" + (rs.size() == 1 ? "1 run" : rs.size() + " runs") + ")";
+            String server = pct(rs, RunResult::serverCpuPct), client = pct(rs, RunResult::clientCpuPct);
+            out.add(switch (k.kind()) {
+                case "full" -> what + ": the server used " + server + " % of all cores and oha " + client + " %: the machine was full, mostly with the"
+                        + " server's work, so this rate is at or past what the cores serve; " + (rs.size() == 1 ? "the run decides" : "these runs decide") + " nothing.";
+                case "client" -> what + ": oha used " + client + " % of all cores and the server " + server + " %; the client, or the machine they share,"
+                        + " may have been the limit, not the pool.";
+                default -> what + ": the hypervisor took " + pct(rs, RunResult::stealPct) + " % of the CPU time (steal); the machine ran slower than it is.";
+            });
+        });
         if (out.isEmpty()) out.add("Nothing flagged: neither the client nor the machine was near its limit in any run.");
         return out;
+    }
+
+    /** A share over some runs: "98", or "1-2" when they differ once rounded. */
+    private static String pct(List<RunResult> rs, java.util.function.ToDoubleFunction<RunResult> share) {
+        String lo = String.format(Locale.ROOT, "%.0f", rs.stream().mapToDouble(share).min().orElse(Double.NaN));
+        String hi = String.format(Locale.ROOT, "%.0f", rs.stream().mapToDouble(share).max().orElse(Double.NaN));
+        return lo.equals(hi) ? lo : lo + "-" + hi;
     }
 
     /** Every run of a point, in the order they ran. */

@@ -214,15 +214,23 @@ class AdvisePageTest {
     @Test
     void aClientLimitedRunIsNamedWithTheClientsAndTheServersShare() {
         List<String> limits = AdvisePage.limits(List.of(run(LOOM, 600, 600, 60, 0, 65, true)));
-        assertEquals(List.of("loom at 600 req/s (invocation 1): oha used 65 % of all cores and the server 30 %; the client, or the machine they share,"
+        assertEquals(List.of("loom at 600 req/s (1 run): oha used 65 % of all cores and the server 30 %; the client, or the machine they share,"
                 + " may have been the limit, not the pool."), limits);
     }
 
     @Test
     void aRunMarkedBecauseTheServerFilledTheMachineSaysSoNotThatTheClientWasTheLimit() {
         List<String> limits = AdvisePage.limits(List.of(in(2, run(LOOM, 1024, 900, 2_000, 0, 2, true))));
-        assertEquals(List.of("loom at 1024 req/s (invocation 2): the server used 30 % of all cores and oha 2 %: the machine was full, mostly with the"
+        assertEquals(List.of("loom at 1024 req/s (1 run): the server used 30 % of all cores and oha 2 %: the machine was full, mostly with the"
                 + " server's work, so this rate is at or past what the cores serve; the run decides nothing."), limits);
+    }
+
+    @Test
+    void theRunsOfOnePointFlaggedAlikeAreOneLineWithTheirSharesAsARange() {
+        List<String> limits = AdvisePage.limits(List.of(in(1, run(LOOM, 1024, 900, 2_000, 0, 2, true)), in(2, run(LOOM, 1024, 900, 2_000, 0, 3, true)),
+                in(2, run(LOOM, 600, 600, 60, 0, 2, false))));
+        assertEquals(List.of("loom at 1024 req/s (2 runs): the server used 30 % of all cores and oha 2-3 %: the machine was full, mostly with the"
+                + " server's work, so this rate is at or past what the cores serve; these runs decide nothing."), limits);
     }
 
     @Test
