@@ -196,8 +196,9 @@ public final class Advise {
             int iterations = (int) Math.min(Limits.CPU_MAX, Math.round(profile.cpuMs() * calibration.iterationsPerMs()));
             String query = profile.query(iterations);
             Endpoint endpoint = Endpoint.parse(query);
-            Provenance.collect(commandLine, dir, Map.of("oha", ClientBinary.version(Client.OHA, oha)),
-                    Map.of("server", Provenance.ALL_CPUS, "client", Provenance.ALL_CPUS)).write(dir);
+            Provenance provenance = Provenance.collect(commandLine, dir, Map.of("oha", ClientBinary.version(Client.OHA, oha)),
+                    Map.of("server", Provenance.ALL_CPUS, "client", Provenance.ALL_CPUS));
+            provenance.write(dir);
             List<AdvisePage.Run> runs = new ArrayList<>();
             List<RunResult> rows = new ArrayList<>();
             Progress bar = new Progress(total, progress);
@@ -237,7 +238,7 @@ public final class Advise {
             }
             String windows = windows(window, warmup, options.warmupSlices());
             String text = AdvisePage.render(profile, query, calibration.iterationsPerMs(), cores, pools, runs, windows, chart)
-                    + "\nCommand: `" + commandLine + "`; files in " + dir + " (advise.csv, provenance.json).\n";
+                    + "\nCommand: `" + commandLine + "`; files in " + provenance.out() + " (advise.csv, provenance.json).\n";
             Files.writeString(dir.resolve(PAGE), text);
             page.print(text);
             return dir;
@@ -324,7 +325,7 @@ public final class Advise {
     }
 
     /** How the windows read on the page. */
-    private static String windows(Duration window, Duration warmup, int leastSlices) {
+    static String windows(Duration window, Duration warmup, int leastSlices) {
         return Durations.go(window) + " windows after warm-up slices of " + Durations.go(warmup) + " at the window's own rate (until the JIT is quiet and"
                 + " two slices cost the same, " + leastSlices + " to " + MAX_WARMUP_SLICES + " slices) and " + Durations.go(IDLE) + " idle";
     }

@@ -77,7 +77,7 @@ public final class AppAdvise {
             new Flags.Flag("client-limit", "PERCENT", "90", "mark a run client-limited when oha kept this share of the cores busy, or oha and the application this share of the machine"),
             new Flags.Flag("oha", "PATH", null, "the oha binary (default: oha on PATH, else ~/.cargo/bin/oha)"),
             new Flags.Flag("out", "DIR", "advise-app-results", "where advise-app.md, advise-app.csv, servers.log and the provenance go"),
-            new Flags.Flag("rerender", null, null, "write advise-app.md again from --out's advise-app.csv; measures nothing"),
+            new Flags.Flag("rerender", null, null, "write the page again from --out's CSV (advise-app.md, or a request profile's advise.md); measures nothing"),
             new Flags.Flag("help", null, null, "print this help and exit"));
 
     private AppAdvise() {
@@ -179,7 +179,9 @@ public final class AppAdvise {
 
     public static Path run(Options o, String commandLine, PrintStream page, PrintStream progress) {
         Path dir = o.out();
-        if (o.rerender()) return AppPage.rerender(dir, page, progress);
+        if (o.rerender()) // a request profile's directory holds advise.csv, an application's advise-app.csv
+            return Files.exists(dir.resolve(CSV)) || !Files.exists(dir.resolve(Advise.CSV)) ? AppPage.rerender(dir, page, progress)
+                    : ProfileRerender.rerender(dir, page, progress);
         Flags.requireProc("advise --app");
         Path agent = agentJar();
         Path oha = ClientBinary.locate(Client.OHA, o.oha() == null ? null : Path.of(o.oha()));
