@@ -117,9 +117,26 @@ public final class AdvisePage {
         return Double.NaN;
     }
 
-    /** The median of a figure over the runs that measured something; NaN when none did. */
+    /** The median of a figure over the runs that decide (measured something, nothing marks them); NaN when none does. */
     static double median(List<Run> runs, java.util.function.ToDoubleFunction<Run> figure) {
-        return Spread.of(runs.stream().filter(r -> r.result() != null).map(figure::applyAsDouble).toList()).median();
+        return Spread.of(runs.stream().filter(Run::decides).map(figure::applyAsDouble).toList()).median();
+    }
+
+    /**
+     * The noise line at {@code rate}: for each pool, its median over each invocation's deciding runs, and how far
+     * apart the invocations' medians lie, as a share of the lower; the largest over the pools. NaN where no pool has
+     * deciding runs from two invocations. A ratio between pools within it decides nothing.
+     */
+    static double noise(List<PoolKind> pools, List<Run> runs, int rate, java.util.function.ToDoubleFunction<Run> figure) {
+        double most = Double.NaN;
+        for (PoolKind pool : pools) {
+            List<Double> medians = all(runs, pool, rate).stream().map(Run::invocation).distinct()
+                    .map(i -> median(all(runs, pool, rate).stream().filter(r -> r.invocation() == i).toList(), figure)).filter(m -> !Double.isNaN(m)).toList();
+            if (medians.size() < 2) continue;
+            double lo = medians.stream().mapToDouble(d -> d).min().orElseThrow(), hi = medians.stream().mapToDouble(d -> d).max().orElseThrow();
+            if (lo > 0 && (Double.isNaN(most) || (hi - lo) / lo > most)) most = (hi - lo) / lo;
+        }
+        return most;
     }
 
     public static String render(Profile p, String query, double iterationsPerMs, int cores, List<PoolKind> pools, List<Run> runs,
@@ -282,7 +299,8 @@ public final class AdvisePage {
                 double p99 = median(point, r -> r.result().p99Ms());
                 double cpu = median(point, r -> r.result().cpuMsPerRequest());
                 if (Double.isNaN(p99)) {
-                    parts.add(pool + " measured nothing");
+                    parts.add(pool + (point.stream().anyMatch(r -> r.result() != null) ? " not decided" + undecided(point).substring(", undecided".length())
+                            : " measured nothing"));
                     continue;
                 }
                 String vs = pool.equals(mine) || Double.isNaN(mineP99) ? "" : String.format(Locale.ROOT, " (%.2fx and %.2fx yours)", p99 / mineP99, cpu / mineCpu);
@@ -293,6 +311,10 @@ public final class AdvisePage {
             }
             String label = rate == p.rate() ? "At your " + rate + " req/s" : "At " + rate + " req/s";
             sentences.add(label + (sameCount ? " (median of " + all(runs, mine, rate).size() + " run(s) each): " : " (medians): ") + String.join("; ", parts) + ".");
+            double cpuNoise = noise(pools, runs, rate, r -> r.result().cpuMsPerRequest()), p99Noise = noise(pools, runs, rate, r -> r.result().p99Ms());
+            if (!Double.isNaN(cpuNoise))
+                sentences.add(String.format(Locale.ROOT, "The noise line there: a pool's median moved up to %.1f %% in CPU per request and %.1f %% in p99 between"
+                        + " invocations, so a ratio within that of 1x decides nothing.", 100 * cpuNoise, 100 * p99Noise));
         }
         return String.join(" ", sentences);
     }

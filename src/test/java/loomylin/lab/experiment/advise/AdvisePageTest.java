@@ -67,6 +67,17 @@ class AdvisePageTest {
     }
 
     @Test
+    void theNoiseLineIsTheSamePoolsMedianAcrossInvocationsAndAPointWithOnlyMarkedRunsGivesNoFigure() {
+        List<AdvisePage.Run> runs = new ArrayList<>(List.of(in(1, run(MINE, 300, 300, 60, 0)), in(2, run(MINE, 300, 300, 66, 0))));
+        runs.addAll(List.of(in(1, run(LOOM, 300, 300, 60, 0, 95, true)), in(2, run(LOOM, 300, 300, 60, 0, 95, true))));
+        String figures = AdvisePage.figures(PROFILE, 2, POOLS, runs);
+        assertTrue(figures.contains("a pool's median moved up to 0.0 % in CPU per request and 10.0 % in p99 between invocations"), figures);
+        assertTrue(figures.contains("loom not decided: 2 of 2 run(s) marked"), figures);
+        assertFalse(figures.contains("loom p99"), "a marked run's figure is quoted nowhere: " + figures);
+        assertTrue(Double.isNaN(AdvisePage.noise(POOLS, runs.subList(0, 1), 300, r -> r.result().p99Ms())), "one invocation has no noise line");
+    }
+
+    @Test
     void aPointWhoseRunsComeFromOneInvocationReadsUndecidedAndThePageIsASketch() {
         List<AdvisePage.Run> runs = new ArrayList<>(twice(every(MINE, 60, 60, 60)));
         runs.addAll(every(LOOM, 60, 60, 60)); // loom's second invocation did not run
