@@ -6,12 +6,18 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Supplier;
 import loomylin.lab.experiment.bound.Bound;
+import loomylin.lab.engine.ExperimentCommand;
 import loomylin.lab.experiment.connections.ConnectionsBench;
+import loomylin.lab.experiment.connections.ConnectionsCommand;
 import loomylin.lab.experiment.fibers.FibersExperiments;
+import loomylin.lab.experiment.fibers.Seed004Command;
 import loomylin.lab.engine.load.Client;
 import loomylin.lab.engine.load.ClientBinary;
 import loomylin.lab.engine.output.Charts;
@@ -32,13 +38,16 @@ import loomylin.lab.engine.run.RunMaker;
 import loomylin.lab.engine.run.RunResult;
 import loomylin.lab.engine.run.RunSpec;
 import loomylin.lab.engine.run.ServerProcess;
+import loomylin.server.cli.CommandLines;
 import loomylin.server.cli.Flags;
 import loomylin.server.cli.StartupFailure;
+import loomylin.server.cli.UsageError;
+import loomylin.server.web.Params;
 
 /**
- * {@code loomylin bench}: runs the plan of a preset (or of the flags) one run at a time, each against a
- * fresh server JVM, and writes results.csv as it goes (a row per repeat), then report.md, targets.csv and
- * the charts.
+ * {@code loomylin bench}: {@code bench NAME [flags]} hands an experiment that owns its flags to its command ({@link #COMMANDS});
+ * otherwise it runs the plan of a preset (or of the flags) one run at a time, each against a fresh server JVM, and
+ * writes results.csv as it goes (a row per repeat), then report.md, targets.csv and the charts.
  * A run that fails stops the bench; what finished before it is still written, and the exit status is 1.
  */
 public final class Bench {
@@ -46,22 +55,19 @@ public final class Bench {
     }
 
     public static void main(String[] args) {
+        if (args.length > 0 && !args[0].startsWith("-")) {
+            command(args, System.getenv(), System.out);
+            return;
+        }
         Flags flags = Flags.parse(args, BenchFlags.FLAGS, System.getenv());
         if (flags.help()) {
             System.out.print(BenchFlags.help());
             return;
         }
-        String commandLine = "java -jar loomylin.jar bench " + String.join(" ", args);
+        String commandLine = Rerender.COMMAND + " " + String.join(" ", args);
         String preset = flags.get("preset") == null ? "" : flags.get("preset").trim();
+        if (COMMANDS.containsKey(preset)) throw new UsageError(moved(preset, args));
         if (flags.get(BenchFlags.JAVA) != null && !JdkBench.NAME.equals(preset) && !flags.on("rerender")) loomylin.lab.engine.run.ServerJava.choose(flags.get(BenchFlags.JAVA));
-        if (ConnectionsBench.NAME.equals(preset)) { // client models, not servers: its own runner
-            ConnectionsBench.main(flags, commandLine, System.out);
-            return;
-        }
-        if (FibersExperiments.NAME.equals(preset)) {
-            FibersExperiments.run(flags, commandLine, System.out);
-            return;
-        }
         OwnRunner own = OWN_RUNNERS.get(preset);
         if (own != null) {
             BenchFlags.only(flags, preset, own.flags());
@@ -75,9 +81,38 @@ public final class Bench {
         run(BenchFlags.parse(flags), commandLine, System.out);
     }
 
-    /** Whether {@code preset} has a runner of its own, not the plan of a plain bench. */
+    /** Whether {@code preset} has a runner of its own, not the plan of a plain bench (or was one before it became a command). */
     static boolean ownRunner(String preset) {
-        return OWN_RUNNERS.containsKey(preset) || ConnectionsBench.NAME.equals(preset) || FibersExperiments.NAME.equals(preset);
+        return OWN_RUNNERS.containsKey(preset) || COMMANDS.containsKey(preset);
+    }
+
+    /** The experiments that own their flags, {@code bench NAME [flags]}, by name. */
+    static final Map<String, Supplier<ExperimentCommand>> COMMANDS = new TreeMap<>(Map.of(
+            ConnectionsBench.NAME, ConnectionsCommand::new, FibersExperiments.NAME, Seed004Command::new));
+
+    /** {@code bench NAME [flags]}: the experiment's command reads its own flags (each mistake one line), then runs; null after --help. */
+    static Path command(String[] args, Map<String, String> env, PrintStream out) {
+        Supplier<ExperimentCommand> made = COMMANDS.get(args[0]);
+        if (made == null) throw new UsageError("bench has no experiment '" + Params.printable(args[0]) + "'; its commands are " + String.join(", ", COMMANDS.keySet())
+                + ", the other experiments are --preset NAME");
+        ExperimentCommand command = made.get();
+        if (CommandLines.parse(command, Arrays.copyOfRange(args, 1, args.length), env)) {
+            out.print("Usage: " + Rerender.COMMAND + " " + args[0] + " [flags]\n\n" + command.about()
+                    + "\n\nFlags (each also settable by the environment variable shown):\n" + CommandLines.flagTable(command));
+            return null;
+        }
+        Flags.requireProc("the bench");
+        return command.run(Rerender.COMMAND + " " + String.join(" ", args), out);
+    }
+
+    /** The one line for a --preset that became a command: the command line to type instead. */
+    private static String moved(String preset, String[] args) {
+        List<String> now = new ArrayList<>(List.of(Rerender.COMMAND, preset));
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--preset")) i++;
+            else if (!args[i].startsWith("--preset=")) now.add(args[i]);
+        }
+        return "--preset " + preset + " is a command of its own now: " + String.join(" ", now);
     }
 
     /** A preset with a runner of its own, and the bench flags it reads (any other is refused in one line). */
@@ -233,6 +268,6 @@ public final class Bench {
 
     /** Our own failures are already one readable line; anything else keeps its type. */
     private static String message(Exception e) {
-        return e instanceof StartupFailure || e instanceof loomylin.server.cli.UsageError ? e.getMessage() : e.toString();
+        return e instanceof StartupFailure || e instanceof UsageError ? e.getMessage() : e.toString();
     }
 }

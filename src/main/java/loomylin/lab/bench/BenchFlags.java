@@ -5,8 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import loomylin.lab.experiment.bound.Bound;
-import loomylin.lab.experiment.connections.ConnectionsBench;
-import loomylin.lab.experiment.fibers.FibersExperiments;
 import loomylin.lab.engine.load.Client;
 import loomylin.lab.engine.load.RequestRule;
 import loomylin.lab.engine.run.BenchConfig;
@@ -30,7 +28,7 @@ public final class BenchFlags {
     public static final String JAVA = "java";
 
     public static final List<Flags.Flag> FLAGS = List.of(
-            new Flags.Flag("preset", "smoke|quick|full|latency|scale|hops|seed004|connections|bound|admission|db|jdk|crossover|floor", null, "which runs to make; the flags below replace its lists (default: quick, or, when --pools, --endpoints, --concurrency or --rate list the runs, those runs with 20 s windows)"),
+            new Flags.Flag("preset", "smoke|quick|full|latency|scale|hops|bound|admission|db|jdk|crossover|floor", null, "which runs to make; the flags below replace its lists (default: quick, or, when --pools, --endpoints, --concurrency or --rate list the runs, those runs with 20 s windows)"),
             new Flags.Flag("pools", "KIND,KIND,...", null, "pools to compare (default: the preset's); KIND is " + loomylin.server.jetty.PoolKind.HELP),
             new Flags.Flag("loads", "LOOP,LOOP,...", null, "admission only: which loads to offer, of open (1.2x and 2x the sized rate), closed (re-sending every 503 at once) and retry-after (waiting as each 503 asks); default all three"),
             new Flags.Flag("db-pools", "N,N,...", null, "db only: the servers' database pool sizes (default " + loomylin.lab.experiment.bound.DbBench.DB_POOLS + ")"),
@@ -60,7 +58,7 @@ public final class BenchFlags {
             new Flags.Flag("target", "URL,URL,...", null, "measure servers already running there, e.g. http://host-b:7000,http://host-b:7002, instead of starting them; their pools replace --pools"),
             new Flags.Flag("metrics", "URL", null, "with --target: the servers' admin port, e.g. http://host-b:7004/metrics, for their CPU, memory and threads"),
             new Flags.Flag("target-wait", "S", "0", "with --target: how long to wait for the targets and metrics to answer (servers still starting) before giving up"),
-            new Flags.Flag("duration", "DURATION", null, "seed004, bound, admission and db only: how long each measured run lasts (hey -z, wrk -d, oha), e.g. 8s (default " + FibersExperiments.DURATION + "; bound: 20s; admission and db: 30s)"),
+            new Flags.Flag("duration", "DURATION", null, "bound, admission and db only: how long each measured run lasts (wrk -d, oha), e.g. 8s (default bound: 20s; admission and db: 30s)"),
             new Flags.Flag("cells", "CELL,CELL,...", null, "crossover only: what a request does, sleepMS, callMS (one backend call), cpuMS or two joined by '+' (default "
                     + String.join(",", loomylin.lab.experiment.crossover.Grid.CELLS.stream().map(loomylin.lab.experiment.crossover.Grid.Cell::label).toList()) + ")"),
             new Flags.Flag("share", "F", null, "crossover only: offer each cell this share of the machine's estimated capacity for it (default " + loomylin.lab.experiment.crossover.Crossover.SHARE + "); --rate R offers R to every cell"),
@@ -204,6 +202,9 @@ public final class BenchFlags {
                 Presets:
                 """ + presets() + """
 
+                Experiments with a command of their own: java -jar loomylin.jar bench NAME [flags] (NAME --help: its flags)
+                """ + commands() + """
+
                 Needs hey (https://github.com/rakyll/hey): apt install hey | go install github.com/rakyll/hey@latest | brew install hey
                 wrk runs need wrk: apt install wrk | brew install wrk
                 open-loop runs (--rate, --preset latency) need oha: cargo install oha --version 1.16.0 --locked
@@ -218,12 +219,6 @@ public final class BenchFlags {
             Preset p = Preset.named(name);
             out.append(String.format("  %-7s %s; about %d min here%n", name, p.summary(), Estimate.minutes(p)));
         }
-        int seedRuns = FibersExperiments.EXPERIMENTS.size() * FibersExperiments.REQUEST_MS.size() * FibersExperiments.CONCURRENCY.size() * FibersExperiments.POOLS.size();
-        long seedS = FibersExperiments.seconds(FibersExperiments.DURATION);
-        out.append(String.format("  %-7s %s%n", FibersExperiments.NAME, "the fibers-server seed's experiments 1 and 2: " + seedRuns + " runs of --duration ("
-                + FibersExperiments.DURATION + "; " + loomylin.lab.engine.run.Windows.closedS((int) seedS, 1000) + " s for 1 s requests) after --warmup (" + FibersExperiments.WARMUP
-                + ") at the run's concurrency; about " + (FibersExperiments.estimateS(seedS, FibersExperiments.seconds(FibersExperiments.WARMUP),
-                FibersExperiments.CONCURRENCY.size() * FibersExperiments.POOLS.size()) + 59) / 60 + " min here; writes seed004.csv, seed004.md, provenance.json"));
         out.append(String.format("  %-7s %s%n", Bound.NAME, "each pool shape past its bound, with and without --max-in-flight: blocking waits, CPU overload,"
                 + " large bodies on " + Bound.BODIES_POOL + "; 26 runs of --duration (20s) plus about 10 s each; --concurrency B,C,D sets the three loads' clients"
                 + " (1000,2000,500); writes bound.csv, bound.md, bound-*.png, provenance.json"));
@@ -249,8 +244,12 @@ public final class BenchFlags {
                 + " on a Loomylin server and on one with Jetty's header cache (--layers), on each pool (--pools), oha open loop at --rate (4000) req/s,"
                 + " --measure (30) s windows after settling warm-up slices, --repeat (2) rounds; --jfr splits the CPU samples by owner; rows add up"
                 + " across invocations in one --out; writes floor.csv/.md, provenance(-N).json"));
-        out.append(String.format("  %-7s %s%n", ConnectionsBench.NAME, "the echo seed: nio, threads and virtual clients x 100-15000 connections and the most the open-file"
-                + " limit allows, against the backend's /echo (1 s); --concurrency lists connections, --measure seconds (10), --repeat (3); writes connections.csv/.md/.png, provenance.json"));
+        return out.toString();
+    }
+
+    private static String commands() {
+        StringBuilder out = new StringBuilder();
+        Bench.COMMANDS.forEach((name, command) -> out.append(String.format("  %-11s %s%n", name, command.get().about())));
         return out.toString();
     }
 

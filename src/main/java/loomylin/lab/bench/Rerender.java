@@ -83,6 +83,8 @@ final class Rerender {
         if (!c.equals(COMMAND) && !c.startsWith(COMMAND + " "))
             throw new UsageError("--rerender: " + file + "'s command is not a bench's: '" + Params.printable(command) + "'");
         String[] args = c.equals(COMMAND) ? new String[0] : c.substring(COMMAND.length() + 1).split(" ", -1);
+        if (args.length > 0 && Bench.COMMANDS.containsKey(args[0]))
+            throw new UsageError("--rerender: " + file + "'s command is bench " + args[0] + ", an experiment with a report of its own and no --rerender");
         Flags flags;
         try {
             flags = Flags.parse(args, BenchFlags.FLAGS, Map.of());

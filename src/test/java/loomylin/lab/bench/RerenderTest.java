@@ -121,7 +121,8 @@ class RerenderTest {
             "java -jar loomylin.jar advise --app x | command is not a bench's: 'java -jar loomylin.jar advise --app x'",
             "BENCH --pools qtp:4 --threads-per-core 2 --out x | command no longer parses: unknown flag --threads-per-core",
             "BENCH --pools qtp:4 --concurrency many | command no longer parses: --concurrency takes whole numbers",
-            "BENCH --preset crossover --out x | is a --preset crossover bench, not a plain one; give --preset crossover --rerender"})
+            "BENCH --preset crossover --out x | is a --preset crossover bench, not a plain one; give --preset crossover --rerender",
+            "BENCH connections --out x | command is bench connections, an experiment with a report of its own and no --rerender"})
     void aRecordedCommandItCannotUseIsRefusedInOneLine(String command, String why, @TempDir Path dir) throws IOException {
         copyWithoutSummaries(RESULTS.resolve("qtp4-threads"), dir);
         withCommand(dir, command.replace("BENCH", Rerender.COMMAND));

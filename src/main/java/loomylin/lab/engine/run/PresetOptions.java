@@ -35,13 +35,25 @@ public record PresetOptions(String twin, String heap, int timeoutS, Path out) {
 
     /** {@code --pools} checked as {@link #pools} does, kept as the labels given (each once). */
     public static List<String> poolLabels(Flags flags, List<String> fallback) {
+        return poolLabels(flags.commaList("pools", fallback));
+    }
+
+    /** {@code --pools}' items checked as {@link #pools} does, kept as the labels given (each once). */
+    public static List<String> poolLabels(List<String> given) {
         List<String> labels = new ArrayList<>();
-        for (String p : flags.commaList("pools", fallback)) {
+        for (String p : given) {
             UsageError.parsing(PoolKind::parse, p);
             if (!labels.contains(p)) labels.add(p);
         }
         if (labels.isEmpty()) throw new UsageError("--pools lists nothing");
         return labels;
+    }
+
+    /** A comma-separated value's items, blank ones dropped and each trimmed; {@code flag} lists nothing: a usage error. */
+    public static List<String> items(String flag, String raw) {
+        List<String> items = java.util.Arrays.stream(raw.split(",")).map(String::trim).filter(i -> !i.isEmpty()).toList();
+        if (items.isEmpty()) throw new UsageError(flag + " lists nothing");
+        return items;
     }
 
     /** The client binary {@code --oha}, {@code --wrk} or {@code --hey} names, else the one on PATH: found when a run starts ({@link ClientTool#locate}). */

@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
+import loomylin.lab.engine.PlanFlags;
 import loomylin.lab.engine.Runner;
 import loomylin.lab.engine.output.Provenance;
 import loomylin.server.proc.ProcReader;
@@ -19,15 +20,13 @@ import loomylin.lab.engine.measure.ProcSampler;
 import loomylin.lab.engine.process.ChildProcesses;
 import loomylin.lab.engine.run.FreePort;
 import loomylin.lab.engine.run.ServerProcess;
-import loomylin.server.cli.Flags;
 import loomylin.server.cli.StartupFailure;
 import loomylin.server.cli.UsageError;
 import loomylin.server.json.Json;
-import loomylin.server.proc.ProcLimits;
 import loomylin.server.web.Params;
 
 /**
- * {@code bench --preset connections}: the echo seed's experiment. One backend JVM answers {@code /echo} after
+ * {@code bench connections}: the echo seed's experiment. One backend JVM answers {@code /echo} after
  * 1 s; for each client model and number of connections a fresh {@code clients} JVM holds that many keep-alive
  * connections for {@code --measure} seconds (default 10: ten answers per connection) while the bench samples its /proc
  * figures (peak RSS, VSZ, OS threads) as it does for the servers. The client reports its throughput and its CPU time
@@ -64,28 +63,11 @@ public final class ConnectionsBench {
     private ConnectionsBench() {
     }
 
-    /** The flags {@code --preset connections} reads, read once: the connection levels, each window in seconds, the repeats and where to write. */
-    record Options(List<Integer> levels, int durationS, int repeat, Path out) {
-        static Options of(Flags flags) {
-            return new Options(ConnectionsBench.levels(flags.get("concurrency"), ProcLimits.openFiles(ProcLimits.SELF)), flags.integer("measure", DEFAULT_MEASURE_S, 1, 3_600),
-                    flags.integer("repeat", DEFAULT_REPEAT, 1, 20), Path.of(flags.get("out")).toAbsolutePath());
-        }
+    /** What {@code bench connections} runs, its flags read once ({@link ConnectionsCommand}): the connection levels, each window in seconds, the plan. */
+    record Options(List<Integer> levels, int durationS, PlanFlags.Options plan) {
     }
 
-    public static void main(Flags flags, String commandLine, PrintStream out) {
-        loomylin.server.cli.Flags.requireProc("the bench");
-        Options o = Options.of(flags);
-        try {
-            run(o.out(), MODELS, o.levels(), o.durationS(), o.repeat(), commandLine, out);
-        } catch (IOException e) {
-            throw new StartupFailure("bench: " + e.getMessage());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new StartupFailure("bench: interrupted");
-        }
-    }
-
-    /** The preset's levels plus the most the open-file limit allows (up to the seed's 50,000), or the flag's list. */
+    /** The default levels plus the most the open-file limit allows (up to the seed's 50,000), or the flag's list. */
     public static List<Integer> levels(String flag, OptionalLong fileLimit) {
         long most = fileLimit.isPresent() ? fileLimit.getAsLong() - SPARE_FILES : SEED_MAX;
         if (flag == null) {
@@ -98,23 +80,23 @@ public final class ConnectionsBench {
         for (String item : flag.split(",")) {
             String c = item.trim();
             if (!c.matches("\\d{1,6}") || Integer.parseInt(c) < 1 || Integer.parseInt(c) > most)
-                throw new UsageError("--concurrency (connections) takes whole numbers from 1 to " + most
+                throw new UsageError("--connections takes whole numbers from 1 to " + most
                         + " (the open-file limit less " + SPARE_FILES + "), got '" + Params.printable(c) + "'");
             levels.add(Integer.parseInt(c));
         }
         return levels;
     }
 
-    public static List<Row> run(Path dir, List<String> models, List<Integer> levels, int durationS, int repeat, String commandLine, PrintStream out)
-            throws IOException, InterruptedException {
+    static List<Row> run(Options o, String commandLine, PrintStream out) throws IOException, InterruptedException {
+        Path dir = o.plan().out();
+        int durationS = o.durationS();
         Files.createDirectories(dir);
         Path backendLog = dir.resolve("backend.log");
         if (!Files.exists(backendLog)) Files.writeString(backendLog, "");
         List<Cell> cells = new ArrayList<>();
-        for (int connections : levels) for (String model : models) cells.add(new Cell(model, connections));
-        Runner.Plan<Row> plan = new Runner.Plan<>("preset " + NAME, dir, CSV, ConnectionsReport.TABLE, 1, repeat, Map.of(),
-                Map.of("client", Provenance.ALL_CPUS, "backend", Provenance.ALL_CPUS), commandLine,
-                models + " x " + levels + " connections, " + durationS + " s each");
+        for (int connections : o.levels()) for (String model : MODELS) cells.add(new Cell(model, connections));
+        Runner.Plan<Row> plan = o.plan().plan(NAME, CSV, ConnectionsReport.TABLE, Map.of(), Map.of("client", Provenance.ALL_CPUS, "backend", Provenance.ALL_CPUS),
+                commandLine, MODELS + " x " + o.levels() + " connections, " + durationS + " s each");
         try (ServerProcess backend = ServerProcess.backend(FreePort.pick(), 1_000, backendLog)) {
             backend.awaitReady("/echo?delay=0");
             String target = backend.uri("/echo?delay=1000&bytes=32").toString();

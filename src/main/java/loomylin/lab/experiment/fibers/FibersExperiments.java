@@ -2,7 +2,6 @@ package loomylin.lab.experiment.fibers;
 
 import loomylin.lab.engine.run.Calibration;
 import java.io.BufferedReader;
-import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
@@ -18,31 +17,29 @@ import java.util.Map;
 import java.util.Optional;
 import loomylin.lab.engine.load.Client;
 import loomylin.lab.engine.load.ClientBinary;
+import loomylin.lab.engine.load.ClientProcess;
 import loomylin.lab.engine.load.HeyCsv;
 import loomylin.lab.engine.load.HeyRun;
 import loomylin.lab.engine.output.Machine;
 import loomylin.lab.engine.output.Invocations;
 import loomylin.lab.engine.output.Provenance;
+import loomylin.lab.engine.PlanFlags;
 import loomylin.lab.engine.Runner;
 import loomylin.lab.engine.run.PresetOptions;
-import loomylin.lab.engine.process.ChildProcesses;
 import loomylin.lab.engine.run.FreePort;
 import loomylin.lab.engine.result.Column;
 import loomylin.lab.engine.result.Table;
 import loomylin.lab.engine.run.RunResult;
 import loomylin.lab.engine.run.ServerProcess;
 import loomylin.lab.engine.run.Windows;
-import loomylin.server.cli.Flags;
 import loomylin.server.cli.StartupFailure;
-import loomylin.server.cli.UsageError;
 import loomylin.server.jetty.HopClientKind;
-import loomylin.server.jetty.PoolKind;
 import loomylin.server.proc.CpuTimes;
 import loomylin.server.proc.ProcReader;
 import loomylin.server.web.Limits;
 
 /**
- * {@code bench --preset seed004}: the fibers-server seed's experiments 1 and 2 on this machine. (A seed is one of
+ * {@code bench seed004}: the fibers-server seed's experiments 1 and 2 on this machine. (A seed is one of
  * the earlier projects Loomylin re-measures, numbered as in the README's prior work; seed 004 is tmaret's
  * fibers-server.) Each request is
  * one /mixed call whose time is split as the experiment's mix says (sleep, file I/O, CPU), turned into
@@ -62,9 +59,11 @@ public final class FibersExperiments {
     /** A request's time split into shares that add up to 1. */
     public static final List<Calibration.Mix> EXPERIMENTS = Calibration.FIBERS_SEED_MIXES;
     public static final List<Integer> REQUEST_MS = List.of(10, 100, 1000);
-    public static final List<Integer> CONCURRENCY = List.of(100, 250, 500, 1000, 2000, 4000);
+    static final String CONCURRENCY_LIST = "100,250,500,1000,2000,4000";
+    public static final List<Integer> CONCURRENCY = java.util.Arrays.stream(CONCURRENCY_LIST.split(",")).map(Integer::valueOf).toList();
     /** The seed's unbounded fibers, its queued pool of 1000 kernel threads, its "fibers -c 400". */
-    public static final List<String> POOLS = List.of("loom", "qtp:1000", "jetty-vtp:400");
+    static final String POOLS_LIST = "loom,qtp:1000,jetty-vtp:400";
+    public static final List<String> POOLS = List.of(POOLS_LIST.split(","));
     /** The file part is capped at the servers' data file: at 100 ms and 1 s the mix would ask for more. */
     public static final int FILE_CAP = Limits.DATA_FILE_BYTES_DEFAULT;
     public static final String DURATION = Windows.DECIDING_CLOSED_S + "s";
@@ -130,22 +129,9 @@ public final class FibersExperiments {
     private FibersExperiments() {
     }
 
-    /** The flags {@code --preset seed004} reads, read once; the durations are hey's whole seconds, such as 8s. */
-    record Options(PresetOptions common, List<String> pools, List<Integer> concurrency, String duration, String warmup, loomylin.lab.engine.load.ClientTool hey) {
-        static Options of(Flags flags) {
-            List<String> pools = PresetOptions.poolLabels(flags, POOLS);
-            List<Integer> concurrency = flags.commaList("concurrency", CONCURRENCY.stream().map(String::valueOf).toList()).stream().map(c -> {
-                if (!c.matches("\\d{1,5}") || Integer.parseInt(c) < 1 || Integer.parseInt(c) > 10_000)
-                    throw new UsageError("--concurrency takes whole numbers from 1 to 10000, got '" + loomylin.server.web.Params.printable(c) + "'");
-                return Integer.parseInt(c);
-            }).toList();
-            return new Options(PresetOptions.of(flags, HEAP), pools, concurrency, FibersExperiments.duration(flags, "duration", DURATION), FibersExperiments.duration(flags, "warmup", WARMUP),
-                    PresetOptions.client(flags, Client.HEY));
-        }
-    }
-
-    public static Path run(Flags flags, String commandLine, PrintStream out) {
-        return run(Options.of(flags), commandLine, out);
+    /** What {@code bench seed004} runs, its flags read once ({@link Seed004Command}); the durations are hey's whole seconds, such as 8s. */
+    record Options(PlanFlags.Options plan, PresetOptions common, List<String> pools, List<Integer> concurrency, String duration, String warmup,
+                   loomylin.lab.engine.load.ClientTool hey) {
     }
 
     static Path run(Options o, String commandLine, PrintStream out) {
@@ -154,9 +140,9 @@ public final class FibersExperiments {
         String duration = o.duration();
         String warmup = o.warmup();
         Path hey = o.hey().locate();
-        Path dir = o.common().out();
+        Path dir = o.plan().out();
         Machine machine = Machine.describe(Map.of(Client.HEY, hey));
-        out.printf("bench: preset %s: calibrating%n", NAME);
+        out.printf("bench: %s: calibrating%n", NAME);
         Calibration calibration;
         try {
             calibration = Calibration.measure();
@@ -174,7 +160,7 @@ public final class FibersExperiments {
         long estimateS = estimateS(seconds(duration), seconds(warmup), concurrency.size() * pools.size());
         String intro = String.format(Locale.ROOT, "hey windows of %s (%d s for 1 s requests), about %d minutes", duration,
                 Windows.closedS((int) seconds(duration), 1000), (estimateS + 59) / 60);
-        Runner.Plan<Row> plan = new Runner.Plan<>("preset " + NAME, dir, CSV, TABLE, 1, 1, Map.of("hey", ClientBinary.version(Client.HEY, hey)),
+        Runner.Plan<Row> plan = o.plan().plan(NAME, CSV, TABLE, Map.of("hey", ClientBinary.version(Client.HEY, hey)),
                 Map.of("server", Provenance.ALL_CPUS, "client", Provenance.ALL_CPUS), commandLine, intro);
         new Runner<>(plan, new Runner.Experiment<Cell, Row>() {
             @Override
@@ -245,42 +231,19 @@ public final class FibersExperiments {
     /** hey for a fixed duration (-z), its per-request CSV parsed; requests cut off at the end are not counted. */
     private static HeyCsv.Responses measure(Path hey, URI url, int windowS, int c, int timeoutS) throws IOException {
         Path csv = Files.createTempFile("loomylin-hey-", ".csv");
-        Path err = Files.createTempFile("loomylin-hey-", ".err");
         try {
-            List<String> command = List.of(hey.toString(), "-z", windowS + "s", "-c", Integer.toString(c), "-t", Integer.toString(timeoutS),
-                    "-o", "csv", url.toString());
-            Process p = ChildProcesses.start(new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-                    .redirectOutput(csv.toFile()).redirectError(err.toFile()));
-            Duration bound = Duration.ofSeconds(60 + windowS + timeoutS);
-            if (!ChildProcesses.waitFor(p, bound)) {
-                ChildProcesses.stop(p, Duration.ofSeconds(2));
-                throw new StartupFailure("hey did not finish within " + bound.toSeconds() + " s");
-            }
-            ChildProcesses.stop(p, Duration.ZERO);
-            if (p.exitValue() != 0)
-                throw new StartupFailure("hey failed with status " + p.exitValue() + ": " + Files.readString(err).strip().replace('\n', ' '));
+            ClientProcess.run(List.of(hey.toString(), "-z", windowS + "s", "-c", Integer.toString(c), "-t", Integer.toString(timeoutS), "-o", "csv", url.toString()),
+                    csv, Duration.ofSeconds(60 + windowS + timeoutS), null, "hey");
             try (BufferedReader in = Files.newBufferedReader(csv, StandardCharsets.UTF_8)) {
                 return HeyCsv.parse(in);
             }
         } finally {
             Files.deleteIfExists(csv);
-            Files.deleteIfExists(err);
         }
     }
 
-    /** A flag's comma-separated items, or {@code fallback} when it is not given. */
-
-    private static String duration(Flags flags, String name, String fallback) {
-        String raw = flags.get(name);
-        if (raw == null) return fallback;
-        String d = raw.trim();
-        if (!d.matches("\\d{1,4}s")  || d.matches("0+s"))
-            throw new UsageError("--" + name + " for seed004 must be whole seconds such as 8s, got '" + loomylin.server.web.Params.printable(raw) + "'");
-        return d;
-    }
-
     /**
-     * Seconds the preset takes: per request time, {@code cellsPerRequestTime} runs of its window (grown for long
+     * Seconds the experiment takes: per request time, {@code cellsPerRequestTime} runs of its window (grown for long
      * requests as every closed-loop window, {@link Windows#closedS(int, long)}), the warm-up and a server's start
      * and stop.
      */

@@ -11,20 +11,21 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.OptionalLong;
+import loomylin.lab.engine.PlanFlags;
 import loomylin.server.cli.UsageError;
 import loomylin.testing.IntegrationTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code bench --preset connections}, smoke-sized: every model at two small levels, real client and backend JVMs. */
+/** {@code bench connections}, smoke-sized: every model at two small levels, real client and backend JVMs. */
 class ConnectionsBenchTest {
 
     @IntegrationTest
     @Test
     void everyModelRunsAndTheFilesAreWritten(@TempDir Path dir) throws Exception {
         ByteArrayOutputStream progress = new ByteArrayOutputStream();
-        List<ConnectionsBench.Row> rows = ConnectionsBench.run(dir, ConnectionsBench.MODELS, List.of(100, 200), 1, 2,
-                "bench --preset connections --concurrency 100,200 --measure 1 --repeat 2", new PrintStream(progress, true));
+        List<ConnectionsBench.Row> rows = ConnectionsBench.run(new ConnectionsBench.Options(List.of(100, 200), 1, new PlanFlags.Options(dir, 1, 2)),
+                "bench connections --connections 100,200 --measure 1 --repeat 2", new PrintStream(progress, true));
         assertEquals(12, rows.size(), progress.toString());
         assertEquals(List.of("nio 100 1", "threads 100 1", "virtual 100 1", "nio 200 1"),
                 rows.stream().limit(4).map(r -> r.model() + " " + r.connections() + " " + r.repeat()).toList(),
@@ -44,7 +45,7 @@ class ConnectionsBenchTest {
         assertTrue(Files.size(dir.resolve("connections.png")) > 0);
         String md = Files.readString(dir.resolve("connections.md"));
         assertTrue(md.contains("| virtual | 200 | 2 |"), md);
-        assertTrue(md.contains("## Provenance") && md.contains("--concurrency 100,200"), "the report names the command and the commit: " + md);
+        assertTrue(md.contains("## Provenance") && md.contains("--connections 100,200"), "the report names the command and the commit: " + md);
         String provenance = Files.readString(dir.resolve("provenance.json"));
         assertTrue(provenance.contains("\"duration_s\"") && provenance.contains("\"commit\""), provenance);
     }

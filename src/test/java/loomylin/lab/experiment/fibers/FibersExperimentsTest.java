@@ -12,17 +12,15 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import loomylin.lab.engine.run.Windows;
-import loomylin.server.cli.Flags;
+import loomylin.server.cli.CommandLines;
 import loomylin.server.cli.UsageError;
 import loomylin.testing.IntegrationTest;
 import loomylin.testing.Tools;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import loomylin.lab.bench.BenchFlags;
 
-/** bench --preset seed004: the mix turned into /mixed parameters, the seed's verdicts, and a smoke-sized real run. */
+/** bench seed004: the mix turned into /mixed parameters, the seed's verdicts, and a smoke-sized real run. */
 class FibersExperimentsTest {
 
     @Test
@@ -95,9 +93,8 @@ class FibersExperimentsTest {
     @Test
     void badOverridesAreUsageErrors() {
         for (String[] args : List.of(new String[] {"--duration", "500ms"}, new String[] {"--pools", "qtp:x"}, new String[] {"--concurrency", "0"})) {
-            Flags flags = Flags.parse(Stream.concat(Stream.of("--preset", "seed004"), Stream.of(args)).toArray(String[]::new), BenchFlags.FLAGS, Map.of());
             try {
-                FibersExperiments.run(flags, "test", new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+                command(args).run("test", new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
                 throw new AssertionError("accepted " + String.join(" ", args));
             } catch (UsageError expected) {
                 assertTrue(expected.getMessage().startsWith("--") || expected.getMessage().contains("qtp:x"), expected.getMessage());
@@ -105,14 +102,21 @@ class FibersExperimentsTest {
         }
     }
 
+    /** {@code bench seed004 ARGS} read as the bench reads it. */
+    private static Seed004Command command(String... args) {
+        Seed004Command command = new Seed004Command();
+        CommandLines.parse(command, args, Map.of());
+        return command;
+    }
+
     /** Smoke size: one pool, one concurrency, 1 s runs; every cell of the seed's grid of mixes and request times. */
     @IntegrationTest
     @Test
     void smokeRunWritesEveryRowAndTheSeedsTables(@TempDir Path out) throws Exception {
         Tools.assumeOnPath("hey", "apt-get install hey");
-        String[] args = {"--preset", "seed004", "--pools", "loom", "--concurrency", "4", "--duration", "1s", "--warmup", "1s", "--out", out.toString()};
+        String[] args = {"--pools", "loom", "--concurrency", "4", "--duration", "1s", "--warmup", "1s", "--out", out.toString()};
         ByteArrayOutputStream log = new ByteArrayOutputStream();
-        FibersExperiments.run(Flags.parse(args, BenchFlags.FLAGS, Map.of()), "bench " + String.join(" ", args), new PrintStream(log, true, StandardCharsets.UTF_8));
+        command(args).run("bench seed004 " + String.join(" ", args), new PrintStream(log, true, StandardCharsets.UTF_8));
 
         List<String> csv = Files.readAllLines(out.resolve("seed004.csv"));
         assertEquals(1 + FibersExperiments.EXPERIMENTS.size() * FibersExperiments.REQUEST_MS.size(), csv.size(), String.join("\n", csv));
