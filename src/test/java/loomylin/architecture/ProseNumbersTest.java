@@ -217,7 +217,7 @@ class ProseNumbersTest {
     static final Pattern LINK = Pattern.compile("(!?)\\[((?:[^\\]\\[]|\\[[^\\]]*\\])*)\\]\\(([^)\\s]+)\\)");
     static final Pattern CODE = Pattern.compile("(`+)(.+?)\\1");
     /**
-     * A sentence naming a test class ({@code ConcurrencyTest}), a script ({@code scripts/overload.sh}) or a reliability
+     * A sentence naming a test class ({@code ConcurrencyTest}), a script ({@code scripts/jdk21.sh}) or a reliability
      * command of the jar ({@code loomylin.jar soak}) and linking no data file states that test's, script's or command's
      * parameters and what it asserts: the code holds them.
      */

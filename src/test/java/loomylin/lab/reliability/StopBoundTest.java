@@ -12,14 +12,19 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.DoubleSummaryStatistics;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import loomylin.testing.ChildJvm;
@@ -72,7 +77,7 @@ class StopBoundTest {
 
     @Test
     void everyPoolKindAndTwinStopsWithinTheBoundEveryTime() throws Exception {
-        assertEveryStopWithinTheBound(REPEATS);
+        assertEveryStopWithinTheBound(REPEATS, () -> "");
     }
 
     /**
@@ -80,7 +85,9 @@ class StopBoundTest {
      * are cores on another server JVM (a platform thread each, so each is a runnable OS thread), and every stop still
      * keeps the bound. Each pool kind and twin is stopped {@link #LOADED_REPEATS} times. Tagged {@code load}, which
      * {@code ./mvnw verify} leaves out ({@code it.excludedGroups}): on a machine already busy with other work its load
-     * comes on top, and there 1 of 12 stops ran past the watchdog (docs/reliability/stops.md). scripts/stop-bound-load.sh runs it.
+     * comes on top, and there 1 of 12 stops ran past the watchdog (docs/reliability/stops.md). Its verdict, with the
+     * machine's 1-minute load average (sampled every {@link LoadAverage#EVERY}) while the stops ran, goes to the
+     * test's output file and into its failure: the figures gfx/results/stop-bound-load recorded.
      */
     @Test
     @Tag("load")
@@ -101,15 +108,16 @@ class StopBoundTest {
                 });
             }
             await().atMost(Duration.ofSeconds(30)).until(() -> answered.get() >= busy);
-            try {
-                assertEveryStopWithinTheBound(LOADED_REPEATS);
+            try (LoadAverage loadAverage = LoadAverage.start()) {
+                assertEveryStopWithinTheBound(LOADED_REPEATS, loadAverage::describe);
             } finally {
                 loading.set(false);
             }
         }
     }
 
-    private static void assertEveryStopWithinTheBound(int repeats) throws Exception {
+    /** Every stop of {@code repeats} of each pool kind and twin keeps the bound; {@code during} adds what the machine did meanwhile. */
+    private static void assertEveryStopWithinTheBound(int repeats, Supplier<String> during) throws Exception {
         List<Callable<String>> stops = new ArrayList<>();
         for (int i = 0; i < repeats; i++) {
             for (String twin : TWINS) {
@@ -122,7 +130,45 @@ class StopBoundTest {
                 if (!stop.get().isEmpty()) problems.add(stop.get());
             }
         }
-        assertEquals(List.of(), problems, problems.size() + " of " + stops.size() + " stops broke the promise");
+        System.out.println(stops.size() - problems.size() + " of " + stops.size() + " stops within the bound" + during.get());
+        assertEquals(List.of(), problems, problems.size() + " of " + stops.size() + " stops broke the promise" + during.get());
+    }
+
+    /**
+     * The machine's 1-minute load average ({@code /proc/loadavg}'s first figure), sampled every {@link #EVERY} from
+     * its start until it is closed: how loaded the machine was while the stops ran.
+     */
+    static final class LoadAverage implements AutoCloseable {
+        static final Duration EVERY = Duration.ofSeconds(5);
+        static final Path LOADAVG = Path.of("/proc/loadavg");
+        private final List<Double> samples = new CopyOnWriteArrayList<>();
+        private final ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
+
+        static LoadAverage start() {
+            LoadAverage load = new LoadAverage();
+            load.sampler.scheduleAtFixedRate(load::sample, 0, EVERY.toMillis(), TimeUnit.MILLISECONDS);
+            return load;
+        }
+
+        private void sample() {
+            try {
+                samples.add(Double.parseDouble(Files.readAllLines(LOADAVG).get(0).split(" ")[0]));
+            } catch (IOException | RuntimeException e) {
+                // no /proc/loadavg: the verdict says there were no samples
+            }
+        }
+
+        /** "; load average (1 min) during the run: MIN to MAX", or that there was no sample. */
+        String describe() {
+            if (samples.isEmpty()) return "; no load average sampled";
+            DoubleSummaryStatistics s = samples.stream().mapToDouble(Double::doubleValue).summaryStatistics();
+            return String.format(Locale.ROOT, "; load average (1 min) during the run: %.2f to %.2f (%d samples)", s.getMin(), s.getMax(), s.getCount());
+        }
+
+        @Override
+        public void close() {
+            sampler.shutdownNow();
+        }
     }
 
     @ParameterizedTest(name = "{0} twin, {1}, --grace-ms 0")

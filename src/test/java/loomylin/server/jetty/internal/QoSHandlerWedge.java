@@ -39,6 +39,7 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * <pre>
  * java -cp "$JETTY_JARS" QoSHandlerWedge.java [rounds] [dump-file]
  * </pre>
+ * {@code QoSHandlerWedgeTest} runs it in child JVMs on every {@code ./mvnw verify}, on the JDK that runs the tests.
  *
  * <p>Why it wedges, from the dump (docs/reliability/qoshandler-wedge.md): a request that finds no permit
  * decrements the permit count, then queues its entry in {@code queues.compute(...)}, a
@@ -86,7 +87,7 @@ public final class QoSHandlerWedge {
         server.start();
         int port = connector.getLocalPort();
         System.out.printf("Jetty %s, Java %s, %d carriers: QoSHandler(%d) before a 1 ms sleep on virtual threads, %d clients%n",
-                Jetty.VERSION, Runtime.version(), Runtime.getRuntime().availableProcessors(), LIMIT, CLIENTS);
+                Jetty.VERSION, Runtime.version(), Integer.getInteger("jdk.virtualThreadScheduler.parallelism", Runtime.getRuntime().availableProcessors()), LIMIT, CLIENTS);
 
         for (int round = 1; round <= rounds; round++) {
             long answers = burst(port, "/", CLIENTS, Duration.ofSeconds(1));
