@@ -364,20 +364,28 @@ final class FrontPageBullets implements Renderer {
         return (p99 < goal ? ", under" : ", over") + " the limit's " + Fmt.ms(goal) + " ms goal";
     }
 
-    /** {@code loom}'s runs behind {@code --max-in-flight} offered twice what the limit is sized for: no failure, the server idle before. */
+    /** {@code loom}'s runs behind {@code --max-in-flight} offered twice what the limit is sized for: no failure, the server idle before, no mark of their CPU split. */
     static List<Map<String, String>> limitedRuns(Page page) {
         String admissionFile = ADMISSION + "/admission.csv";
         List<Map<String, String>> limited = page.files().csv(admissionFile).stream()
                 .filter(r -> "loom".equals(r.get("pool")) && "open 2.0x".equals(r.get("load")) && r.get("failure").isEmpty()
-                        && "true".equals(r.get("idle_before"))).toList();
-        if (limited.isEmpty()) throw new Missing("no open 2.0x run on loom in " + admissionFile);
+                        && "true".equals(r.get("idle_before")) && !splitMarked(r)).toList();
+        if (limited.isEmpty()) throw new Missing("no unmarked open 2.0x run on loom in " + admissionFile);
         return limited;
     }
 
     static Map<String, String> boundCell(List<Map<String, String>> rows, String pool, boolean limited, String file) {
         return rows.stream().filter(r -> "cpu".equals(r.get("load")) && pool.equals(r.get("pool"))
-                && limited == !"0".equals(r.get("max_in_flight"))).findFirst()
-                .orElseThrow(() -> new Missing("no cpu load on " + pool + (limited ? " with" : " without") + " a limit in " + file));
+                && limited == !"0".equals(r.get("max_in_flight")) && !splitMarked(r)).findFirst()
+                .orElseThrow(() -> new Missing("no unmarked cpu load on " + pool + (limited ? " with" : " without") + " a limit in " + file));
+    }
+
+    /**
+     * A run of admission.csv or bound.csv that the engine's rules marked by its CPU split (client_limited, machine_full):
+     * it decides nothing. A run from before the split has neither column: not recorded, so not marked.
+     */
+    static boolean splitMarked(Map<String, String> r) {
+        return "true".equals(r.get("client_limited")) || "true".equals(r.get("machine_full"));
     }
 
     // ---- the front page: decided readings only, medians, short ----------------------------------------------

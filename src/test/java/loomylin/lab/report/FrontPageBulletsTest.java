@@ -82,4 +82,17 @@ class FrontPageBulletsTest {
         List<Run> oneMarked = List.of(run(1, 1, true, false, false), run(1, 2, true, false, true));
         assertTrue(assertThrows(FrontPageBullets.Missing.class, () -> FrontPageBullets.deciding(oneMarked, "cell")).getMessage().contains("1 client-limited"));
     }
+
+    /** An admission or bound run its CPU split marked (client-limited, machine full) is not quoted; one from before the split is not marked. */
+    @Test
+    void aRunItsCpuSplitMarkedIsNotQuotedAndOneFromBeforeTheSplitIs() {
+        assertTrue(FrontPageBullets.splitMarked(Map.of("client_limited", "false", "machine_full", "true")));
+        assertTrue(FrontPageBullets.splitMarked(Map.of("client_limited", "true", "machine_full", "false")));
+        assertFalse(FrontPageBullets.splitMarked(Map.of("client_limited", "false", "machine_full", "false")));
+        assertFalse(FrontPageBullets.splitMarked(Map.of("pool", "loom")), "not recorded: not marked");
+        Map<String, String> full = Map.of("load", "cpu", "pool", "loom", "max_in_flight", "0", "rps", "0.2", "machine_full", "true");
+        Map<String, String> clean = Map.of("load", "cpu", "pool", "loom", "max_in_flight", "0", "rps", "9.5", "machine_full", "false");
+        assertEquals("9.5", FrontPageBullets.boundCell(List.of(full, clean), "loom", false, "bound.csv").get("rps"));
+        assertThrows(FrontPageBullets.Missing.class, () -> FrontPageBullets.boundCell(List.of(full), "loom", false, "bound.csv"));
+    }
 }

@@ -5,10 +5,25 @@ package loomylin.lab.engine.run;
  * load generator that needs CPU takes it from the server, so there are two ways the server's figures stop being
  * the server's alone: the client kept busy nearly all the CPUs it may use, or client and server together kept
  * nearly the whole machine busy (a CPU-bound cell, where every cycle the client spends is one the server lacks).
- * Either marks the run {@code client_limited}: its throughput is a floor for the server, not its capacity.
+ * Either marks the run {@code client_limited}: its throughput is a floor for the server, not its capacity. A run
+ * whose machine was busy as a whole, client, server and everything else together, is marked {@code machine_full}
+ * ({@link #machineFull}) where the machine's busy share was recorded.
  */
 public final class ClientLimit {
+    /** How busy, in percent, counts as saturated where an experiment takes no {@code --client-limit}. */
+    public static final int DEFAULT_PCT = 90;
+
     private ClientLimit() {
+    }
+
+    /**
+     * Whether the machine was full: client, server and the rest of it (the bench's own JVM, the kernel, anything
+     * else) kept at least {@code limitPct} of all its CPUs busy ({@code busyPct}, from /proc/stat), so that no
+     * figure of the run was the server's alone. Where the client shares the server's CPUs this is the client-limited
+     * rule's second half with the rest of the machine counted too.
+     */
+    public static boolean machineFull(double busyPct, int limitPct) {
+        return busyPct >= limitPct;
     }
 
     /**

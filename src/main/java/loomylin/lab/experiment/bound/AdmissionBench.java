@@ -12,11 +12,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.Optional;
 import loomylin.lab.engine.run.ClientLimit;
+import loomylin.lab.engine.run.CpuSplit;
 import loomylin.server.jetty.MaxInFlight;
-import loomylin.server.proc.CpuTimes;
-import loomylin.server.proc.ProcStat;
 import loomylin.lab.engine.run.Calibration;
 import loomylin.lab.engine.load.Client;
 import loomylin.lab.engine.load.ClientBinary;
@@ -51,7 +49,9 @@ import loomylin.server.proc.ProcReader;
  *
  * <p>Before each load: a warm-up on the probe request with no more clients than the limit (a warm-up past the
  * limit would leave a queue), then a check that the server is idle (nothing admitted or queued; a run that
- * starts otherwise is marked and decides nothing). After it: probes until the server answers promptly
+ * starts otherwise is marked and decides nothing). Over it: where the machine's CPU went ({@link CpuSplit}: the server
+ * JVM's, the load generator's own, oha's or, for the Retry-After loop, this JVM's, and the machine's busy share), marked
+ * by the engine's rules at {@code --client-limit}. After it: probes until the server answers promptly
  * ({@link Bound#recovery}). The runs are the {@link Runner}'s: repeats are its rounds, so every pool, load and limit
  * runs once before the next repeat.
  *
@@ -82,7 +82,7 @@ public final class AdmissionBench {
     /** {@code --limits}: no limit in front of the pool. */
     static final String NONE = "none";
     /** {@code --client-limit}'s default: as busy as this, in percent, the run was not the server's alone ({@link ClientLimit}). */
-    static final int CLIENT_LIMIT_PCT = 90;
+    static final int CLIENT_LIMIT_PCT = ClientLimit.DEFAULT_PCT;
 
     /** How a load's clients send: open loop at a rate, closed loop re-sending at once, or closed loop honouring Retry-After. */
     enum Loop {
@@ -104,29 +104,14 @@ public final class AdmissionBench {
     /**
      * One run. {@code goodput}: 2xx answers per second of the window; {@code refused}: answers other than 2xx;
      * {@code errors}: requests without an answer (timeouts, failed connections), not counting those a closed-loop
-     * window's end aborted; {@code idleBefore}: nothing admitted or queued when the load began.
+     * window's end aborted; {@code idleBefore}: nothing admitted or queued when the load began; {@code split}: where the
+     * machine's CPU went over the load, and its marks ({@link CpuSplit}; {@link CpuSplit#NONE} in runs from before it).
      */
     record Row(int invocation, int repeat, String pool, String variant, int limit, String limitKind, int offered, long sent, long ok, long refused, long errors,
-               double goodput, double okP50Ms, double okP99Ms, double allP99Ms, boolean idleBefore, double recoveryS, Split split, String failure) {
+               double goodput, double okP50Ms, double okP99Ms, double allP99Ms, boolean idleBefore, double recoveryS, CpuSplit split, String failure) {
 
         boolean recovered() {
             return !Double.isNaN(recoveryS);
-        }
-    }
-
-    /**
-     * Where the machine's CPU went during a run's load, as every experiment records it: the server JVM's seconds, its
-     * share of the machine and the machine's busy share (the rest is the client's and anything else's), in percent, and
-     * whether the run was not the server's alone ({@link ClientLimit}: client and server together kept the machine this
-     * busy). {@link #NONE} for runs recorded before the split was (null marks: not known).
-     */
-    record Split(double serverCpuS, double serverPct, double busyPct, Boolean clientLimited) {
-        static final Split NONE = new Split(Double.NaN, Double.NaN, Double.NaN, null);
-
-        static Split of(double serverCpuS, double seconds, int cores, double busyPct, int limitPct) {
-            double serverPct = 100.0 * serverCpuS / (seconds * cores);
-            double otherPct = Math.max(0, busyPct - serverPct);
-            return new Split(serverCpuS, serverPct, busyPct, ClientLimit.of(otherPct, serverPct, cores, cores, true, limitPct));
         }
     }
 
@@ -263,7 +248,7 @@ public final class AdmissionBench {
                     return (row.failure() != null ? "N/A (" + row.failure() + ")" : String.format(Locale.ROOT,
                             "goodput %.1f req/s (%.2f of %d), 2xx p99 %s ms, %d refused, %d errors, %s%s", row.goodput(), row.goodput() / capacity, capacity,
                             RunResult.fixed(row.okP99Ms(), 0), row.refused(), row.errors(), row.recovered() ? "recovered" : "not recovered",
-                            row.idleBefore() ? "" : ", NOT IDLE BEFORE THE LOAD")) + (Boolean.TRUE.equals(row.split().clientLimited()) ? ", CLIENT-LIMITED" : "");
+                            row.idleBefore() ? "" : ", NOT IDLE BEFORE THE LOAD")) + (row.split().marked() ? ", MARKED: " + row.split().why() : "");
                 }
             }, out).run();
             // The report's provenance is read as the run ends, as it always was; provenance.json keeps the Runner's, read as it began.
@@ -294,19 +279,14 @@ public final class AdmissionBench {
                 WrkRun.measure(wrk, server.uri(Bound.PROBE), (int) WARMUP.toSeconds(), Math.min(cpu.limit(), 50), timeoutS, cores, proc);
                 boolean idle = idle(metrics);
                 URI url = server.uri(cpu.pathAndQuery());
-                long serverBefore = ProcReader.SYSTEM.stat(server.pid()).map(ProcStat::cpuTicks).orElse(-1L);
-                Optional<CpuTimes> machineBefore = ProcReader.SYSTEM.cpuTimes();
-                long startedNs = System.nanoTime();
+                // The client's own CPU: oha's process, or, for the Retry-After loop, which runs in this JVM, this JVM's.
+                CpuSplit.Watch watch = CpuSplit.watch(server.pid());
                 OhaRun.Split s = switch (cell.variant().loop()) {
                     case OPEN -> OhaRun.openSplit(oha, url, cell.offered(capacity), window, OPEN_CONNECTIONS, timeoutS, proc);
                     case CLOSED -> OhaRun.closedSplit(oha, url, window, CLOSED_CLIENTS, timeoutS, proc);
                     case RETRY_AFTER -> RetryAfterLoop.run(url, CLOSED_CLIENTS, window, Duration.ofSeconds(timeoutS));
                 };
-                double seconds = (System.nanoTime() - startedNs) / 1e9;
-                long serverAfter = ProcReader.SYSTEM.stat(server.pid()).map(ProcStat::cpuTicks).orElse(-1L);
-                double busyPct = machineBefore.flatMap(b -> ProcReader.SYSTEM.cpuTimes().map(a -> a.busyPctSince(b))).orElse(Double.NaN);
-                Split split = serverBefore < 0 || serverAfter < 0 ? Split.NONE
-                        : Split.of((serverAfter - serverBefore) / (double) ProcStat.TICKS_PER_SECOND, seconds, cores, busyPct, clientLimitPct);
+                CpuSplit split = watch.end(s.all().clientCpuS(), cores, clientLimitPct);
                 double recoveryS = Bound.recovery(server);
                 if (!server.alive()) return failed(t, cell, cpu.limit(), capacity, "server exited during the run: " + server.outputTail());
                 Measured m = s.all();
@@ -332,6 +312,6 @@ public final class AdmissionBench {
 
     private static Row failed(Runner.Trial t, Cell cell, int size, int capacity, String why) {
         return new Row(t.invocation(), t.round(), cell.pool(), cell.variant().name(), size, cell.limit(), cell.offered(capacity), 0, 0, 0, 0, 0, Double.NaN,
-                Double.NaN, Double.NaN, false, Double.NaN, Split.NONE, why);
+                Double.NaN, Double.NaN, false, Double.NaN, CpuSplit.NONE, why);
     }
 }

@@ -14,6 +14,7 @@ import loomylin.lab.engine.output.Provenance;
 import loomylin.lab.engine.output.Spread;
 import loomylin.lab.engine.result.Column;
 import loomylin.lab.engine.result.Table;
+import loomylin.lab.engine.run.CpuSplit;
 import loomylin.lab.engine.run.RunResult;
 import loomylin.lab.engine.run.Timed;
 
@@ -24,8 +25,8 @@ import static loomylin.lab.engine.result.Column.text;
 import static loomylin.lab.engine.result.Column.whole;
 
 /**
- * admission.csv and admission.md of {@link AdmissionBench}: a row per run, then per pool and load the median
- * and range over the runs that started idle, and the open-loop goal's verdict.
+ * admission.csv and admission.md of {@link AdmissionBench}: a row per run with its CPU split and marks ({@link CpuSplit}), then per
+ * pool and load the median and range over the runs that started idle and carry no mark, and the open-loop goal's verdict.
  */
 final class AdmissionReport {
     /** Fewer runs than this in a cell, or from fewer invocations, make it a sketch, not a verdict. */
@@ -50,22 +51,18 @@ final class AdmissionReport {
     private static final Column<AdmissionBench.Row, Boolean> IDLE_BEFORE = flag("idle_before", AdmissionBench.Row::idleBefore);
     /** Which limit: written by every run since limits were compared; a file from before read as the fixed one it ran. */
     private static final Column<AdmissionBench.Row, String> LIMIT_KIND = text("limit", AdmissionBench.Row::limitKind).orElse(AdmissionBench.FIXED);
-    private static final Column<AdmissionBench.Row, Double> SERVER_CPU_S = fixed("server_cpu_s", 3, r -> r.split().serverCpuS()),
-            SERVER_PCT = fixed("server_cpu_pct", 1, r -> r.split().serverPct()), BUSY_PCT = fixed("machine_busy_pct", 1, r -> r.split().busyPct());
-    private static final Column<AdmissionBench.Row, Boolean> CLIENT_LIMITED = Column.maybe("client_limited", r -> r.split().clientLimited());
-
     /** admission.csv: a row per run, with when it was made; recovered is recovery_s known, left empty for a failed run. */
     static final Table<Timed<AdmissionBench.Row>> TABLE = new Table<>(java.util.stream.Stream.of(Column.of(List.of(INVOCATION, REPEAT, POOL, LOAD, LIMIT,
                     LIMIT_KIND, OFFERED, SENT, OK, REFUSED, ERRORS, GOODPUT, P50, P99, ALL_P99, IDLE_BEFORE, Column.<AdmissionBench.Row>maybe("recovered",
-                            r -> r.failure() == null ? r.recovered() : null).computed(), RECOVERY_S, SERVER_CPU_S, SERVER_PCT, BUSY_PCT, CLIENT_LIMITED),
-                    Timed<AdmissionBench.Row>::row),
+                            r -> r.failure() == null ? r.recovered() : null).computed(), RECOVERY_S),
+                    Timed<AdmissionBench.Row>::row), Column.<Timed<AdmissionBench.Row>, CpuSplit>of(CpuSplit.COLUMNS, t -> t.row().split()),
             Timed.<AdmissionBench.Row>columns(), Column.of(List.of(FAILURE), Timed<AdmissionBench.Row>::row))
             .<Column<Timed<AdmissionBench.Row>, ?>>flatMap(List::stream).toList(), AdmissionReport::read);
 
     private static Timed<AdmissionBench.Row> read(Table.Fields f) {
         return new Timed<>(new AdmissionBench.Row(f.get(INVOCATION), f.get(REPEAT), f.get(POOL), f.get(LOAD), f.get(LIMIT), f.get(LIMIT_KIND), f.get(OFFERED),
                 f.get(SENT), f.get(OK), f.get(REFUSED), f.get(ERRORS), f.get(GOODPUT), f.get(P50), f.get(P99), f.get(ALL_P99), f.get(IDLE_BEFORE), f.get(RECOVERY_S),
-                new AdmissionBench.Split(f.get(SERVER_CPU_S), f.get(SERVER_PCT), f.get(BUSY_PCT), f.get(CLIENT_LIMITED)), f.get(FAILURE)), Timed.when(f));
+                CpuSplit.read(f), f.get(FAILURE)), Timed.when(f));
     }
 
     /** The runs of admission.csv. */
@@ -109,18 +106,27 @@ final class AdmissionReport {
 
     /** admission.md: {@code head}, then per pool and load the figures of {@code rows}, each run's goodput over the capacity its own limit was sized for. */
     static void writeBody(Path dir, String head, List<AdmissionBench.Row> rows, Duration window) throws IOException {
-        // Runs that compared limits or recorded the CPU split show those columns; the pages of runs from before render as they did.
+        // Runs that compared limits or recorded the CPU split show those columns; the pages of runs from before render as they did, but for the
+        // sentence that says their split was not recorded.
         boolean limits = rows.stream().anyMatch(r -> !r.limitKind().equals(AdmissionBench.FIXED));
-        boolean split = rows.stream().anyMatch(r -> r.split().clientLimited() != null);
+        boolean split = rows.stream().anyMatch(r -> r.split().recorded());
+        long unjudged = rows.stream().filter(r -> r.failure() == null && !r.split().recorded()).count();
         StringBuilder md = new StringBuilder(head);
-        md.append(BODY_START).append(" that started idle").append(split ? " and were not client-limited (client and server kept the machine busy:"
+        md.append(BODY_START).append(" that started idle").append(split ? " and carry no mark of their CPU split (client-limited: client and server"
+                        + " together, or the client alone, kept the machine busy; machine full: client, server and the rest of the machine did; either way"
                         + " the run was not the server's alone)" : "").append(", each run's goodput over the capacity its own `max_in_flight` was sized for"
                         + " (each invocation calibrates its request and limit anew); a cell of fewer than ").append(DECIDING_RUNS)
-                .append(" runs, or from fewer than ").append(DECIDING_INVOCATIONS).append(" invocations, is a sketch.\n\n");
+                .append(" runs, or from fewer than ").append(DECIDING_INVOCATIONS).append(" invocations, is a sketch.");
+        if (split) md.append(" CPU: the server JVM's and the load generator's (oha; the Retry-After loop's is the bench's own JVM, where it runs) share"
+                + " of all cores over the load, and how busy the machine was (`server_cpu_pct`, `client_cpu_pct`, `machine_busy_pct`), medians.");
+        if (unjudged > 0) md.append(" The CPU split was not recorded for ").append(unjudged).append(unjudged == 1 ? " run" : " runs")
+                .append(" (made before the preset recorded it): not recorded, so ").append(unjudged == 1 ? "it" : "they")
+                .append(" cannot be judged client-limited or machine full, and count with the runs that started idle.");
+        md.append("\n\n");
         md.append("| pool | load |").append(limits ? " limit |" : "").append(split ? " runs (deciding / all) |" : " runs (idle / all) |")
-                .append(" invocations | goodput / capacity | 2xx p99 ms | 503s per s | errors | recovered |").append(split ? " server CPU ms per 2xx |" : "")
-                .append(" goal |\n");
-        md.append("|---|---|").append(limits ? "---|" : "").append("--:|--:|--:|--:|--:|--:|--:|").append(split ? "--:|" : "").append("---|\n");
+                .append(" invocations | goodput / capacity | 2xx p99 ms | 503s per s | errors | recovered |")
+                .append(split ? " server CPU ms per 2xx | CPU % server / client / machine |" : "").append(" goal |\n");
+        md.append("|---|---|").append(limits ? "---|" : "").append("--:|--:|--:|--:|--:|--:|--:|").append(split ? "--:|--:|" : "").append("---|\n");
         Set<String> pools = new LinkedHashSet<>();
         Set<String> loads = new LinkedHashSet<>();
         Set<String> kinds = new LinkedHashSet<>();
@@ -142,7 +148,7 @@ final class AdmissionReport {
                     md.append(String.format(Locale.ROOT, "| %s | %s |%s %d / %d | %d | %s | %s | %s | %s | %d of %d |%s %s |%n", pool, load, limits ? " " + kind + " |" : "",
                             idle.size(), all.size(), invocations, withRange(idle, AdmissionReport::share, 2), withRange(idle, AdmissionBench.Row::okP99Ms, 0),
                             withRange(idle, r -> r.refused() / (double) window.toSeconds(), 0), withRange(idle, r -> r.errors(), 0), recovered, idle.size(),
-                            split ? " " + withRange(idle, r -> r.ok() == 0 ? Double.NaN : r.split().serverCpuS() * 1000 / r.ok(), 2) + " |" : "",
+                            split ? " " + withRange(idle, r -> r.ok() == 0 ? Double.NaN : r.split().serverCpuS() * 1000 / r.ok(), 2) + " | " + shares(idle) + " |" : "",
                             !load.startsWith("open") ? "reported beside it" : split && idle.isEmpty() ? "not decided: every run marked" : verdict(share, p99, idle.size(), invocations)));
                 }
             }
@@ -153,15 +159,24 @@ final class AdmissionReport {
             for (AdmissionBench.Row r : failed)
                 md.append("- invocation ").append(r.invocation()).append(" repeat ").append(r.repeat()).append(' ').append(r.pool()).append(' ').append(r.variant())
                         .append(limits ? " " + r.limitKind() : "").append(": ").append(r.failure() != null ? r.failure() : !r.idleBefore() ? "not idle before the load"
-                                : String.format(Locale.ROOT, "client-limited (server %.0f %%, machine %.0f %% busy)", r.split().serverPct(), r.split().busyPct())).append('\n');
+                                : r.split().why()).append('\n');
         }
         md.append("\nEvery run, with its start and end time and the load average: [admission.csv](admission.csv).\n");
         Files.writeString(dir.resolve("admission.md"), md.toString(), StandardCharsets.UTF_8);
     }
 
-    /** A run that may decide: it ran, started idle, and (where the split was recorded) was not client-limited. */
+    /** "62 / 20 / 97": the medians of the server's, the client's and the machine's busy share over {@code rows}, "-" for one not recorded. */
+    private static String shares(List<AdmissionBench.Row> rows) {
+        return String.join(" / ", List.<ToDoubleFunction<AdmissionBench.Row>>of(r -> r.split().serverPct(), r -> r.split().clientPct(),
+                r -> r.split().busyPct()).stream().map(f -> {
+                    double median = spread(rows, f).median();
+                    return Double.isNaN(median) ? "-" : RunResult.fixed(median, 0);
+                }).toList());
+    }
+
+    /** A run that may decide: it ran, started idle, and carries no mark of its CPU split (one not recorded cannot be judged, and is not marked). */
     static boolean decides(AdmissionBench.Row r) {
-        return r.failure() == null && r.idleBefore() && !Boolean.TRUE.equals(r.split().clientLimited());
+        return r.failure() == null && r.idleBefore() && !r.split().marked();
     }
 
     /** A run's goodput over the capacity its limit was sized for (limit / the request's time): invocations calibrate, so limits can differ. */

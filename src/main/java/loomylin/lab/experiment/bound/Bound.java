@@ -22,6 +22,8 @@ import loomylin.lab.engine.load.WrkRun;
 import loomylin.lab.engine.measure.Measured;
 import loomylin.lab.engine.measure.ProcSampler;
 import loomylin.lab.engine.output.Provenance;
+import loomylin.lab.engine.run.ClientLimit;
+import loomylin.lab.engine.run.CpuSplit;
 import loomylin.lab.engine.run.FreePort;
 import loomylin.lab.engine.run.PresetOptions;
 import loomylin.lab.engine.run.ServerProcess;
@@ -39,7 +41,8 @@ import loomylin.server.proc.ProcStatus;
  * {@code --max-in-flight}. Every (load, pool, limit) is one run on a fresh server JVM with its admin port on:
  * a short wrk warm-up on the cheap probe request, then wrk closed-loop for a fixed {@code --duration} while /proc (OS threads, RSS) and the
  * admin port's /metrics (Jetty's queue, the limit's queue, tasks waiting for a VirtualThreadPool permit,
- * virtual threads waiting for a carrier, heap) are sampled; then probes until the server answers a cheap
+ * virtual threads waiting for a carrier, heap) are sampled, and where the machine's CPU went over it is recorded and
+ * marked by the engine's rules ({@link CpuSplit}: the server JVM's, wrk's, the machine's busy share); then probes until the server answers a cheap
  * request promptly again (recovered) or {@link #RECOVERY_BOUND} passes.
  *
  * <p>Three loads, each past a bound: {@code blocking} (100 ms waits, more clients than the capped pools'
@@ -98,11 +101,13 @@ public final class Bound {
      * failed. Peaks are -1 where the server has no such figure; {@code recoveryS} NaN = not recovered within
      * {@link #RECOVERY_BOUND}; {@code failure} non-null = no figures (the server did not start, or wrk failed).
      * {@code invocation}: which run of the preset into the same {@code --out} made it (the committed files, written
-     * before the preset ran on the {@link Runner}, have none: it reads as 0).
+     * before the preset ran on the {@link Runner}, have none: it reads as 0). {@code cpu}: where the machine's CPU went over
+     * the load (the server JVM's, wrk's, the machine's busy share) and its marks ({@link CpuSplit}; {@link CpuSplit#NONE}
+     * in the committed files, made before it was recorded: they cannot be judged).
      */
     record Row(int invocation, String load, String pool, int limit, int concurrency, String query, long sent, long ok, long refused, long unanswered,
                double rps, double p99Ms, double poolQueued, double admissionQueued, double tasksWaiting, double carrierQueued,
-               int idleThreads, int peakThreads, double heapGrowthMb, double rssGrowthMb, double recoveryS, int failedScrapes, String failure) {
+               int idleThreads, int peakThreads, double heapGrowthMb, double rssGrowthMb, double recoveryS, int failedScrapes, CpuSplit cpu, String failure) {
 
         boolean recovered() {
             return !Double.isNaN(recoveryS);
@@ -197,13 +202,14 @@ public final class Bound {
             public Row failed(Cell cell, Runner.Trial t, String why) {
                 Load load = cell.load();
                 return new Row(t.invocation(), load.name(), cell.pool(), cell.limit(), load.concurrency(), load.pathAndQuery(), 0, 0, 0, 0, 0, Double.NaN,
-                        -1, -1, -1, -1, -1, -1, Double.NaN, Double.NaN, Double.NaN, 0, why.length() > 160 ? why.substring(0, 160) + "..." : why);
+                        -1, -1, -1, -1, -1, -1, Double.NaN, Double.NaN, Double.NaN, 0, CpuSplit.NONE, why.length() > 160 ? why.substring(0, 160) + "..." : why);
             }
 
             @Override
             public String summary(Row row) {
-                return row.failure() != null ? "N/A (" + row.failure() + ")" : String.format(Locale.ROOT, "%.1f req/s, %d refused, %d unanswered, %s, %s",
-                        row.rps(), row.refused(), row.unanswered(), row.behaviour(), row.recovered() ? "recovered" : "not recovered");
+                return row.failure() != null ? "N/A (" + row.failure() + ")" : String.format(Locale.ROOT, "%.1f req/s, %d refused, %d unanswered, %s, %s%s",
+                        row.rps(), row.refused(), row.unanswered(), row.behaviour(), row.recovered() ? "recovered" : "not recovered",
+                        row.cpu().marked() ? ", MARKED: " + row.cpu().why() : "");
             }
 
             @Override
@@ -277,7 +283,9 @@ public final class Bound {
                 double idleHeap = QueueSampler.heapUsedBytes(metrics);
                 proc.start();
                 queues.start();
+                CpuSplit.Watch watch = CpuSplit.watch(server.pid());
                 Measured m = WrkRun.measure(wrk, url, (int) duration.toSeconds(), load.concurrency(), timeoutS, cores, proc);
+                CpuSplit cpu = watch.end(m.clientCpuS(), cores, ClientLimit.DEFAULT_PCT);
                 queues.close();
                 proc.close();
                 double recoveryS = recovery(server);
@@ -292,7 +300,7 @@ public final class Bound {
                         m.sent() - m.answered(), m.ok() / m.wallS(), m.latency().p99Ms(), q.poolQueued(), q.admissionQueued(), q.tasksWaiting(),
                         q.carrierQueued(), idle.threads(), Math.max(p.threads(), idle.threads()),
                         q.heapUsedBytes() < 0 || idleHeap < 0 ? Double.NaN : Math.max(0, q.heapUsedBytes() - idleHeap) / (1024 * 1024),
-                        Math.max(0, p.rssKb() - Math.max(idle.rssKb(), 0)) / 1024.0, recoveryS, q.failed(), null);
+                        Math.max(0, p.rssKb() - Math.max(idle.rssKb(), 0)) / 1024.0, recoveryS, q.failed(), cpu, null);
             }
         } finally {
             server.close();

@@ -25,4 +25,13 @@ class ClientLimitTest {
         assertFalse(ClientLimit.of(20, 75, 1, 2, false, 90), "client and server on their own CPUs");
         assertFalse(ClientLimit.of(20, Double.NaN, 2, 2, true, 90), "a --target bench without --metrics");
     }
+
+    @Test
+    void aMachineBusyAsAWholeIsFullWhateverTheClientsShare() {
+        // the machine's busy share alone: client, server and the rest (the bench's JVM, the kernel) together
+        assertTrue(ClientLimit.machineFull(95, 90));
+        assertTrue(ClientLimit.machineFull(90, 90), "at the threshold");
+        assertFalse(ClientLimit.machineFull(89.9, 90));
+        assertFalse(ClientLimit.machineFull(Double.NaN, 90), "not recorded: not full");
+    }
 }

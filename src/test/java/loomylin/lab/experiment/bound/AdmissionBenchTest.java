@@ -12,6 +12,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import loomylin.lab.bench.BenchFlags;
+import loomylin.lab.engine.run.ClientLimit;
+import loomylin.lab.engine.run.CpuSplit;
 import loomylin.lab.engine.run.RunResult;
 import loomylin.lab.engine.run.Timed;
 import loomylin.lab.engine.load.OhaRun;
@@ -67,8 +69,8 @@ class AdmissionBenchTest {
     /** Each run's goodput is over its own limit's capacity (invocations calibrate apart), and --rerender writes the table again from the CSV alone. */
     @Test
     void eachRunIsMeasuredAgainstItsOwnLimitAndTheTableRerenders(@TempDir Path dir) throws Exception {
-        AdmissionBench.Row at35 = new AdmissionBench.Row(1, 1, "loom", "open 2.0x", 35, "fixed", 70, 2100, 1050, 1050, 0, 35, 1900, 2400, 2400, true, 0.1, AdmissionBench.Split.NONE, null);
-        AdmissionBench.Row at34 = new AdmissionBench.Row(2, 1, "loom", "open 2.0x", 34, "fixed", 68, 2040, 1020, 1020, 0, 34, 1900, 2400, 2400, true, 0.1, AdmissionBench.Split.NONE, null);
+        AdmissionBench.Row at35 = new AdmissionBench.Row(1, 1, "loom", "open 2.0x", 35, "fixed", 70, 2100, 1050, 1050, 0, 35, 1900, 2400, 2400, true, 0.1, CpuSplit.NONE, null);
+        AdmissionBench.Row at34 = new AdmissionBench.Row(2, 1, "loom", "open 2.0x", 34, "fixed", 68, 2040, 1020, 1020, 0, 34, 1900, 2400, 2400, true, 0.1, CpuSplit.NONE, null);
         assertEquals(1.0, AdmissionReport.share(at35), 1e-9);
         assertEquals(1.0, AdmissionReport.share(at34), 1e-9);
         RunResult.When when = new RunResult.When("s", "e", "1.0");
@@ -84,31 +86,60 @@ class AdmissionBenchTest {
     }
 
     /**
-     * Limits compared side by side: each gets its own rows; a run whose client and server kept the machine busy is
-     * client-limited, left out of the medians and listed with why; a cell with every run marked decides nothing.
+     * Limits compared side by side: each gets its own rows; a run the engine's rules mark (client-limited: client and
+     * server kept the machine busy; machine full: client, server and the rest did) is left out of the medians and listed
+     * with why; a cell with every run marked decides nothing; a run whose split was not recorded is not marked, and the
+     * page says it cannot be judged.
      */
     @Test
-    void limitsAreComparedAndClientLimitedRunsDecideNothing(@TempDir Path dir) throws Exception {
-        AdmissionBench.Split quiet = AdmissionBench.Split.of(20, 30, 2, 50, 90);
-        AdmissionBench.Split full = AdmissionBench.Split.of(54, 30, 2, 97, 90);
-        assertEquals(Boolean.FALSE, quiet.clientLimited(), "a third of the machine the server's, half of it busy: the server's run");
-        assertEquals(90.0, full.serverPct(), 1e-9);
-        assertEquals(Boolean.TRUE, full.clientLimited(), "97 % of the machine busy: not the server's alone");
+    void limitsAreComparedAndMarkedRunsDecideNothing(@TempDir Path dir) throws Exception {
+        CpuSplit quiet = CpuSplit.of(20, 6, 30, 2, 50, 90);
+        CpuSplit limited = CpuSplit.of(54, 3, 30, 2, 97, 90);
+        CpuSplit full = CpuSplit.of(30, 6, 30, 2, 95, 90);
+        assertEquals(List.of(), quiet.marks(), "a third of the machine the server's, a tenth the client's, half of it busy: the server's run");
+        assertEquals(90.0, limited.serverPct(), 1e-9);
+        assertEquals(5.0, limited.clientPct(), 1e-9);
+        assertEquals(List.of("client-limited", "machine full"), limited.marks(), "client and server 95 % of the machine");
+        assertEquals(List.of("machine full"), full.marks(), "client and server 60 %, but the rest of the machine filled it to 95 %");
         List<AdmissionBench.Row> rows = new java.util.ArrayList<>();
         for (int inv = 1; inv <= 2; inv++) {
             for (int rep = 1; rep <= 2; rep++) {
                 rows.add(new AdmissionBench.Row(inv, rep, "loom", "open 2.0x", 35, "fixed", 70, 2100, 1050, 1050, 0, 35, 1900, 1900, 2400, true, 0.1, quiet, null));
-                rows.add(new AdmissionBench.Row(inv, rep, "loom", "open 2.0x", 35, "auto", 70, 2100, 1000, 1100, 0, 33, 1500, 1800, 2400, true, 0.1, full, null));
+                rows.add(new AdmissionBench.Row(inv, rep, "loom", "open 2.0x", 35, "auto", 70, 2100, 1000, 1100, 0, 33, 1500, 1800, 2400, true, 0.1,
+                        rep == 1 ? limited : full, null));
             }
         }
+        rows.add(new AdmissionBench.Row(2, 3, "loom", "open 2.0x", 35, "fixed", 70, 2100, 1050, 1050, 0, 35, 1900, 1900, 2400, true, 0.1, CpuSplit.NONE, null));
         AdmissionReport.writeBody(dir, "# Admission\n\n", rows, java.time.Duration.ofSeconds(30));
         String md = Files.readString(dir.resolve("admission.md"));
         assertTrue(md.contains("| pool | load | limit | runs (deciding / all) |"), md);
-        assertTrue(md.contains("| loom | open 2.0x | fixed | 4 / 4 | 2 | 1.00 |"), md);
+        assertTrue(md.contains("| loom | open 2.0x | fixed | 5 / 5 | 2 | 1.00 |"), "the unrecorded run is not marked: " + md);
         assertTrue(md.contains("| loom | open 2.0x | auto | 0 / 4 | 0 |"), md);
         assertTrue(md.contains("not decided: every run marked"), md);
-        assertTrue(md.contains("auto: client-limited (server 90 %, machine 97 % busy)"), md);
-        assertTrue(md.contains("| 19.05 |"), "server CPU per 2xx: 20 s over the run's 1,050 answers: " + md);
+        assertTrue(md.contains("auto: client-limited, machine full (server 90 %, client 5 %, machine 97 % busy)"), md);
+        assertTrue(md.contains("auto: machine full (server 50 %, client 10 %, machine 95 % busy)"), md);
+        assertTrue(md.contains("| 19.05 | 33 / 10 / 50 |"), "server CPU per 2xx (20 s over the run's 1,050 answers), the deciding runs' split: " + md);
+        assertTrue(md.contains("not recorded for 1 run") && md.contains("cannot be judged"), md);
+    }
+
+    /** The split and its marks are columns of admission.csv that read back; a file from before them reads as not recorded. */
+    @Test
+    void theSplitReadsBackAndAnOlderFileReadsAsNotRecorded() {
+        RunResult.When when = new RunResult.When("s", "e", "1.0");
+        AdmissionBench.Row row = new AdmissionBench.Row(1, 1, "loom", "closed 2000", 35, "fixed", 0, 2100, 600, 1500, 0, 20, 2500, 4200, 1700, true, 1.2,
+                CpuSplit.of(48, 10, 30, 2, 98, 90), null);
+        String text = AdmissionReport.TABLE.text(List.of(new Timed<>(row, when)));
+        for (String column : List.of("server_cpu_s", "client_cpu_s", "client_cpu_pct", "machine_busy_pct", "client_limited", "machine_full"))
+            assertTrue(AdmissionReport.TABLE.columnNames().contains(column), column);
+        CpuSplit back = AdmissionReport.TABLE.parse(text).getFirst().row().split();
+        assertEquals(10, back.clientCpuS(), 1e-9);
+        assertEquals(List.of("client-limited", "machine full"), back.marks());
+        assertEquals(text, AdmissionReport.TABLE.text(AdmissionReport.TABLE.parse(text)));
+        String old = "invocation,repeat,pool,load,max_in_flight,offered_rps,sent,ok,refused,errors,goodput_rps,ok_p50_ms,ok_p99_ms,all_p99_ms,idle_before,"
+                + "recovered,recovery_s,started,ended,load_average,failure\n1,1,loom,closed 2000,36,0,472221,626,471595,0,20.87,2573.3,4262.1,1729.6,true,"
+                + "true,1.26,2026-11-26T20:08:17Z,2026-11-26T20:08:57Z,6.02,\n";
+        CpuSplit none = AdmissionReport.TABLE.parse(old).getFirst().row().split();
+        assertTrue(!none.recorded() && none.marks().isEmpty() && Double.isNaN(none.serverCpuS()), none.toString());
     }
 
     @Test
@@ -153,8 +184,7 @@ class AdmissionBenchTest {
             assertEquals("", f[header.indexOf("failure")], "no failure: " + line);
             assertEquals("true", f[header.indexOf("idle_before")], "the warm-up left nothing admitted or queued: " + line);
             assertEquals("true", f[header.indexOf("recovered")], "answers promptly after the load: " + line);
-            assertTrue(Double.parseDouble(f[header.indexOf("server_cpu_s")]) > 0, "the server's CPU over the load: " + line);
-            assertTrue(List.of("true", "false").contains(f[header.indexOf("client_limited")]), "every run can be marked: " + line);
+            assertSplitByTheEnginesRule(header, f, line);
             if (f[header.indexOf("load")].startsWith("open"))
                 assertTrue(Long.parseLong(f[header.indexOf("ok")]) > 0, "an open loop below twice the capacity gets 2xx answers: " + line);
         }
@@ -167,6 +197,28 @@ class AdmissionBenchTest {
         var back = AdmissionReport.TABLE.read(out.resolve("admission.csv"));
         assertEquals(8, back.size());
         assertEquals(csv.get(1), AdmissionReport.TABLE.line(back.getFirst()), "a row read back writes the same line");
+    }
+
+    /**
+     * A run's row carries the server JVM's CPU (more than none: it answered), the load generator's and the machine's busy
+     * share, and its marks are the engine's rules on those shares at the default 90 % ({@link ClientLimit}); a share
+     * within the rounding of the threshold is not re-judged from its rounded figure.
+     */
+    static void assertSplitByTheEnginesRule(List<String> header, String[] f, String line) {
+        double server = Double.parseDouble(f[header.indexOf("server_cpu_s")]);
+        double client = Double.parseDouble(f[header.indexOf("client_cpu_s")]);
+        double serverPct = Double.parseDouble(f[header.indexOf("server_cpu_pct")]);
+        double clientPct = Double.parseDouble(f[header.indexOf("client_cpu_pct")]);
+        double busy = Double.parseDouble(f[header.indexOf("machine_busy_pct")]);
+        assertTrue(server > 0, "the server's CPU over the load: " + line);
+        assertTrue(client >= 0 && clientPct >= 0, "the client's CPU over the load: " + line);
+        assertTrue(busy >= 0 && busy <= 100, "the machine's busy share: " + line);
+        int limit = ClientLimit.DEFAULT_PCT;
+        int cores = Runtime.getRuntime().availableProcessors();
+        if (Math.abs(clientPct - limit) > 0.1 && Math.abs(clientPct + serverPct - limit) > 0.2)
+            assertEquals(Boolean.toString(ClientLimit.of(clientPct, serverPct, cores, cores, true, limit)), f[header.indexOf("client_limited")], line);
+        if (Math.abs(busy - limit) > 0.1)
+            assertEquals(Boolean.toString(ClientLimit.machineFull(busy, limit)), f[header.indexOf("machine_full")], line);
     }
 
     /** Every committed admission.csv reads back and writes the same. */

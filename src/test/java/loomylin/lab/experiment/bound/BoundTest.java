@@ -16,6 +16,8 @@ import java.util.stream.Stream;
 import javax.imageio.ImageIO;
 import loomylin.lab.bench.BenchFlags;
 import loomylin.lab.engine.run.Calibration;
+import loomylin.lab.engine.run.ClientLimit;
+import loomylin.lab.engine.run.CpuSplit;
 import loomylin.lab.engine.output.Charts;
 import loomylin.server.cli.Flags;
 import loomylin.server.cli.UsageError;
@@ -48,7 +50,30 @@ class BoundTest {
 
     private static Bound.Row row(long ok, long refused, double poolQueued, double tasksWaiting, double carrierQueued) {
         return new Bound.Row(1, "cpu", "loom", 0, 1000, "/q", ok + refused, ok, refused, 0, ok / 20.0, 100, poolQueued, -1, tasksWaiting,
-                carrierQueued, 30, 40, 10, 10, 0.1, 0, null);
+                carrierQueued, 30, 40, 10, 10, 0.1, 0, CpuSplit.NONE, null);
+    }
+
+    /**
+     * bound.md shows each run's CPU split and its marks, by the engine's rules: a run whose machine was full is marked,
+     * one whose split was not recorded (a file from before it) reads "not recorded" and the page says it cannot be judged.
+     */
+    @Test
+    void thePageShowsEachRunsSplitAndMarks(@TempDir Path dir) throws Exception {
+        Bound.Load cpu = new Bound.Load("cpu", "the seed's 1 s request", "/mixed?cpu=1", 2000, 35, List.of("qtp:64", "loom", "jetty-vtp"));
+        List<Bound.Row> rows = List.of(
+                new Bound.Row(1, "cpu", "qtp:64", 0, 2000, "/q", 400, 400, 0, 0, 20, 100, 900, -1, -1, 0, 90, 96, 10, 10, 0.1, 0,
+                        CpuSplit.of(24, 6, 20, 2, 80, ClientLimit.DEFAULT_PCT), null),
+                new Bound.Row(1, "cpu", "loom", 0, 2000, "/q", 400, 3, 0, 0, 0.2, 100, 0, -1, -1, 900, 35, 37, 10, 10, Double.NaN, 0,
+                        CpuSplit.of(34, 4, 20, 2, 99, ClientLimit.DEFAULT_PCT), null),
+                new Bound.Row(1, "cpu", "jetty-vtp", 0, 2000, "/q", 400, 3, 0, 0, 0.2, 100, 0, -1, -1, 900, 35, 37, 10, 10, Double.NaN, 0, CpuSplit.NONE, null));
+        BoundReport.write(dir, 1, loomylin.lab.engine.output.Provenance.read(Path.of("gfx", "results", "bound")), List.of(cpu), rows, java.time.Duration.ofSeconds(20), 2);
+        String md = Files.readString(dir.resolve("bound.md"));
+        assertTrue(md.contains("| CPU % server, client, machine | marked |"), md);
+        assertTrue(md.contains("| 60, 15, 80 | - |"), "an unmarked run's split: " + md);
+        assertTrue(md.contains("| 85, 10, 99 | client-limited, machine full |"), "client and server 95 %: both marks: " + md);
+        assertTrue(md.contains("| not recorded | not recorded |"), md);
+        assertTrue(md.contains("not recorded for 1 run") && md.contains("cannot be judged"), md);
+        assertEquals(Charts.WIDTH, ImageIO.read(dir.resolve("bound-cpu.png").toFile()).getWidth());
     }
 
     @Test
@@ -82,6 +107,7 @@ class BoundTest {
             assertEquals("true", f[header.indexOf("recovered")], "answers promptly after the load: " + line);
             boolean limited = !"0".equals(f[header.indexOf("max_in_flight")]);
             assertEquals(limited, !f[header.indexOf("admission_queued_peak")].isEmpty(), "the limit's queue is read when there is a limit: " + line);
+            AdmissionBenchTest.assertSplitByTheEnginesRule(header, f, line);
         }
         String blocking = csv.get(1);
         assertTrue(blocking.startsWith("1,blocking,qtp:8,0,40,"), "the first invocation into a new --out: " + blocking);
@@ -111,12 +137,18 @@ class BoundTest {
         assertTrue(log.toString(StandardCharsets.UTF_8).contains("bench: done"), log.toString(StandardCharsets.UTF_8));
     }
 
-    /** Every committed bound.csv reads back and writes the same; one written before the invocation column reads it as 0. */
+    /**
+     * Every committed bound.csv reads back and writes the same; one written before the invocation column reads it as 0,
+     * one written before the CPU split reads every run's as not recorded (unmarked, and not judged).
+     */
     @Test
     void theCommittedResultsReadBack() throws java.io.IOException {
         loomylin.testing.CommittedCsv.assertRoundTrips(BoundReport.TABLE, "bound.csv");
-        for (Path file : loomylin.testing.CommittedCsv.named("bound.csv"))
+        for (Path file : loomylin.testing.CommittedCsv.named("bound.csv")) {
             if (!Files.readString(file).startsWith("invocation,"))
                 assertEquals(List.of(0), BoundReport.TABLE.read(file).stream().map(Bound.Row::invocation).distinct().toList(), file.toString());
+            if (!Files.readString(file).contains(",machine_full,"))
+                assertTrue(BoundReport.TABLE.read(file).stream().noneMatch(r -> r.cpu().recorded() || r.cpu().marked()), file.toString());
+        }
     }
 }
