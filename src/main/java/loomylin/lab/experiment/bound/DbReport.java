@@ -175,9 +175,9 @@ final class DbReport {
                         .append(r.dbPool()).append(' ').append(r.load()).append(": ").append(r.failure() != null ? r.failure() : String.join(", ", r.marks())
                                 + (r.clientLimited() ? String.format(Locale.ROOT, " (client %.0f %% of the machine)", r.clientPct()) : "")).append('\n');
         }
-        chart(dir.resolve(CHART), rows, window);
-        md.append("\n![The medians of the deciding runs: goodput against Little's bound, 2xx p99, 503s, where the queue sits, OS threads](")
-                .append(CHART).append(")\n");
+        if (chart(dir.resolve(CHART), rows, window))
+            md.append("\n![The medians of the deciding runs: goodput against Little's bound, 2xx p99, 503s, where the queue sits, OS threads](")
+                    .append(CHART).append(")\n");
         md.append("\nEvery run, with its start and end time and the load average: [db.csv](db.csv).\n");
         Files.writeString(dir.resolve("db.md"), md.toString(), StandardCharsets.UTF_8);
     }
@@ -185,15 +185,22 @@ final class DbReport {
     private record Metric(String title, String unit, ToDoubleFunction<DbBench.Row> value) {
     }
 
-    /** {@code db.png}: a 3 x 2 grid of bar charts, a bar per pool shape and database pool, a series per load; medians of the deciding runs. */
-    private static void chart(Path file, List<DbBench.Row> rows, Duration window) throws IOException {
+    /**
+     * {@code db.png}: a 3 x 2 grid of bar charts, a bar per pool shape and database pool, a series per load; medians of
+     * the deciding runs. Where none decides (a smoke run, every run cold), those that did not fail are drawn, each
+     * title saying so ({@link Charts#MARKED_ONLY}); where every run failed, nothing is drawn. Returns whether it drew.
+     */
+    private static boolean chart(Path file, List<DbBench.Row> rows, Duration window) throws IOException {
         List<Metric> metrics = List.of(new Metric("2xx answers / Little's bound", "share", r -> r.goodput() / r.bound()),
                 new Metric("p99 of the 2xx answers", "ms", DbBench.Row::okP99Ms),
                 new Metric("503 answers per second", "req/s", r -> r.refused() / (double) window.toSeconds()),
                 new Metric("peak requests in Jetty's queue", "requests", DbBench.Row::peakJettyQueue),
                 new Metric("peak requests waiting for a connection", "requests", DbBench.Row::peakDbPending),
                 new Metric("peak OS threads of the server", "threads", DbBench.Row::peakOsThreads));
-        List<DbBench.Row> deciding = rows.stream().filter(DbBench.Row::decides).toList();
+        List<DbBench.Row> decide = rows.stream().filter(DbBench.Row::decides).toList();
+        boolean markedOnly = decide.isEmpty();
+        List<DbBench.Row> deciding = markedOnly ? rows.stream().filter(r -> r.failure() == null).toList() : decide;
+        if (deciding.isEmpty()) return false;
         List<String> cells = new java.util.ArrayList<>();
         for (DbBench.Row r : deciding) if (!cells.contains(cellName(r))) cells.add(cellName(r));
         List<String> loads = deciding.stream().map(DbBench.Row::load).distinct().toList();
@@ -202,7 +209,7 @@ final class DbReport {
         try {
             for (int i = 0; i < metrics.size(); i++) {
                 Metric metric = metrics.get(i);
-                CategoryChart c = new CategoryChartBuilder().width(Charts.CELL_WIDTH).height(Charts.CELL_HEIGHT).title(metric.title())
+                CategoryChart c = new CategoryChartBuilder().width(Charts.CELL_WIDTH).height(Charts.CELL_HEIGHT).title(metric.title() + (markedOnly ? Charts.MARKED_ONLY : ""))
                         .yAxisTitle(metric.unit()).build();
                 c.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
                 c.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
@@ -222,6 +229,7 @@ final class DbReport {
             g.dispose();
         }
         javax.imageio.ImageIO.write(grid, "png", file.toFile());
+        return true;
     }
 
     private static String cellName(DbBench.Row r) {

@@ -131,6 +131,9 @@ class DbBenchTest {
         assertTrue(md.contains("in slices of `--warmup` (4 s unless the command says another)") && md.contains("at most " + RunExecutor.MAX_WARMUP_SLICES + ")"),
                 md);
 
+        String allCold = writeAndRerender(dir, List.of(row(1, "loom", false, 10, warmth(0.20))), DbBench.Setup.DEFAULT);
+        assertTrue(allCold.contains("| 0 / 1 | no deciding run |"), "a page of cold runs only still draws them, marked: " + allCold);
+
         String before = writeAndRerender(dir, List.of(row(1, "loom", false, 97)), DbBench.Setup.DEFAULT);
         assertTrue(before.contains("a 5 s wrk warm-up on `ms=0`") && !before.contains(Warmup.quietRule()) && !before.contains("cold"), before);
     }
