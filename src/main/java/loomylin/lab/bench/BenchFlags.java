@@ -231,8 +231,9 @@ public final class BenchFlags {
                 + loomylin.lab.experiment.bound.DbBench.QUERY_MS + " on a PostgreSQL of the bench's own, each pool (" + String.join(", ", loomylin.lab.experiment.bound.DbBench.POOLS)
                 + ") with --db-pools " + loomylin.lab.experiment.bound.DbBench.DB_POOLS + " connections, open loop at " + loomylin.lab.experiment.bound.DbBench.OPEN_SHARE
                 + " of Little's bound and closed loop at " + loomylin.lab.experiment.bound.DbBench.CLOSED_CLIENTS + " clients, --repeat ("
-                + loomylin.lab.experiment.bound.DbBench.REPEAT + ") interleaved; --db-client vertx reads /db-async instead, --max-in-flight N puts admission beside the pool's"
-                + " timeout; rows add up over invocations in one --out; writes db.csv, db.md, provenance.json"));
+                + loomylin.lab.experiment.bound.DbBench.REPEAT + ") interleaved, each after wrk warm-up slices of --warmup (" + loomylin.lab.experiment.bound.DbBench.SLICE.toSeconds() + "s) until the JIT is quiet;"
+                + " --db-client vertx reads /db-async instead, --max-in-flight N puts admission beside the pool's timeout; --invocations N runs it N"
+                + " times, each on a PostgreSQL of its own, and rows add up over invocations in one --out; writes db.csv, db.md, provenance.json"));
         out.append(String.format("  %-7s %s%n", JdkBench.NAME, "the same servers on the bench's JDK and --java's (a JDK 21: scripts/jdk21.sh): "
                 + String.join(", ", JdkBench.ENDPOINTS) + " on " + String.join(", ", JdkBench.POOLS) + " at c=" + JdkBench.CONCURRENCY + ", --repeat ("
                 + JdkBench.REPEAT + "), --jfr; a plan per JDK in DIR/jdkNN-VERSION, jdk.md side by side"));

@@ -202,6 +202,29 @@ class BenchSmokeTest {
         assertEquals(0, ChildProcesses.live());
     }
 
+    /**
+     * The general bench's closed-loop warm-up (wrk) on a fresh server JVM at a low rate (one connection, 20 ms waits:
+     * some 50 req/s), in slices of 1 s: each slice reads the server's JIT, so the run records whether the last was
+     * quiet; a run whose warm-up ran out of slices with the JIT busy is marked cold and decides nothing. The window's
+     * CPU is split by thread within the process's. (That the warm-up goes on past a settled rate while the JIT is
+     * busy, and marks a run cold only at its bound, is {@code WarmUpTest}'s, slice by slice.) No timing is asserted.
+     */
+    @Test
+    void aClosedLoopAtALowRateIsWarmedUntilItsJitIsQuietOrMarkedCold() throws IOException {
+        assumeTrue(found(Client.WRK), "needs wrk: apt install wrk");
+        Path dir = run(out, "--preset", "smoke", "--pools", "loom", "--endpoints", "wait-async?ms=20", "--concurrency", "1", "--client", "wrk",
+                "--measure", "1", "--warmup", "2s");
+        List<RunResult> runs = RunResult.TABLE.read(dir.resolve("results.csv"));
+        assertEquals(1, runs.size());
+        RunResult r = runs.getFirst();
+        assertNotNull(r.settle().warm(), "a warm-up of two slices or more reads the server's JIT: " + r);
+        assertEquals(!r.settle().warm(), r.cold(), r.toString());
+        assertEquals(r.cold(), r.marks().contains("cold"), r.marks().toString());
+        // The threads are read just around the process's CPU: two of /proc's 10 ms ticks of slack, no more.
+        assertTrue(r.jvm().jitS() >= 0 && r.jvm().gcS() >= 0 && r.jvm().jitS() + r.jvm().gcS() <= r.cpuS() + 0.02, "the window's CPU split: " + r.jvm());
+        assertEquals(0, ChildProcesses.live());
+    }
+
     private static void assertPng(Path png) throws IOException {
         BufferedImage image = ImageIO.read(png.toFile());
         assertNotNull(image, png + " is not an image");

@@ -27,12 +27,16 @@ import loomylin.lab.engine.measure.ProcSampler;
 import loomylin.lab.engine.measure.PrometheusText;
 import loomylin.lab.engine.output.Invocations;
 import loomylin.lab.engine.output.Provenance;
+import loomylin.lab.engine.measure.JvmCpu;
 import loomylin.lab.engine.run.ClientLimit;
 import loomylin.lab.engine.run.FreePort;
 import loomylin.lab.engine.run.PresetOptions;
+import loomylin.lab.engine.run.RunExecutor;
 import loomylin.lab.engine.run.RunResult;
 import loomylin.lab.engine.run.Timed;
 import loomylin.lab.engine.run.ServerProcess;
+import loomylin.lab.engine.run.Warmth;
+import loomylin.lab.engine.run.Warmup;
 import loomylin.server.cli.Flags;
 import loomylin.server.cli.StartupFailure;
 import loomylin.server.cli.UsageError;
@@ -58,16 +62,20 @@ import loomylin.server.proc.ProcStat;
  * PostgreSQL's active sessions).
  *
  * <p>Before each run the database is reset (every other session ended, none active) so that one run's queries
- * cannot cost the next; a wrk warm-up on {@code ms=0} with no more clients than connections. PostgreSQL's CPU
- * (its postmaster, every backend, the ones that ended) is measured apart from the server's. The runs are the
- * {@link Runner}'s: repeats are its rounds, interleaved; run again with the same {@code --out} and the rows add up as the next invocation
+ * cannot cost the next; then a wrk warm-up on {@code ms=0} with no more clients than connections, in slices of
+ * {@code --warmup} ({@link #SLICE}) until the server's JIT is quiet and two slices in a row cost the same CPU per
+ * answer ({@link Warmup}, as the fixed-rate runs warm up: at most {@link RunExecutor#MAX_WARMUP_SLICES}, else the
+ * run is cold and decides nothing); the window's CPU is split by thread ({@link Warmth}). PostgreSQL's CPU (its
+ * postmaster, every backend, the ones that ended) is measured apart from the server's. The runs are the
+ * {@link Runner}'s: repeats are its rounds, interleaved; {@code --invocations N} runs the plan N times, each
+ * on a PostgreSQL of its own, and a run again with the same {@code --out} adds up as the next invocation
  * ({@link Invocations}). Writes db.csv, db.md and provenance.json.
  */
 public final class DbBench {
     public static final String NAME = "db";
     static final String CSV = "db.csv";
     public static final Set<String> FLAGS = Set.of("preset", "pools", "db-pools", "duration", "repeat", "heap", "out", "timeout", "twin", "wrk", "oha",
-            "rerender", "java", "db-client", "max-in-flight", "max-in-flight-wait-ms", "help");
+            "rerender", "java", "db-client", "max-in-flight", "max-in-flight-wait-ms", "warmup", "invocations", "help");
     public static final List<String> POOLS = List.of("qtp:200", "loom");
     public static final List<Integer> DB_POOLS = List.of(10, 50);
     public static final int QUERY_MS = 100;
@@ -75,7 +83,13 @@ public final class DbBench {
     public static final int CLOSED_CLIENTS = 1000;
     public static final int DB_TIMEOUT_MS = 1000;
     public static final Duration WINDOW = Duration.ofSeconds(30);
-    public static final Duration WARMUP = Duration.ofSeconds(5);
+    /**
+     * One warm-up slice ({@code --warmup}): a run's warm-up lasts at least two, 8 s, and at most
+     * {@link RunExecutor#MAX_WARMUP_SLICES}, 32 s, as the general bench's publishing presets' do.
+     */
+    public static final Duration SLICE = Duration.ofSeconds(4);
+    /** The one-piece warm-up of the runs recorded before the warm-up waited for the JIT (issue 50): their page says it. */
+    static final Duration FIXED_WARMUP = Duration.ofSeconds(5);
     public static final int REPEAT = 3;
     static final int OPEN_CONNECTIONS = 300;
     static final Duration SAMPLE_EVERY = Duration.ofMillis(250);
@@ -95,12 +109,26 @@ public final class DbBench {
      * 503s); {@code serverCpuMs}, {@code pgCpuMs}: CPU milliseconds per 2xx answer; the peaks are the largest
      * seen in the window's samples ({@code peakRssMb}: the server JVM's resident memory at its highest, VmHWM, warm-up
      * included; {@code peakAdmissionQueued}: -1 without {@code --max-in-flight}); {@code clientLimited}: the client, or the machine, was the limit
-     * ({@link ClientLimit}), or an open loop sent less than 95 % of its rate.
+     * ({@link ClientLimit}), or an open loop sent less than 95 % of its rate; {@code warmth}: whether the warm-up
+     * ended with the JIT quiet, each slice's cost and JIT share, the window's CPU by thread ({@link Warmth#NONE} in
+     * runs recorded before the warm-up waited for the JIT, which are not cold: it is not known).
      */
     record Row(int invocation, int repeat, String pool, int dbPool, String load, int bound, int offered, long sent, long ok, long refused,
                long errors, double goodput, double okP50Ms, double okP99Ms, double serverCpuMs, double pgCpuMs, double clientPct, int peakJettyQueue,
                int peakDbPending, int peakInFlight, int peakPgActive, int peakOsThreads, double peakRssMb, int peakAdmissionQueued, long dbTimeouts,
-               boolean clientLimited, String failure) {
+               boolean clientLimited, String failure, Warmth warmth) {
+        /** Whether this run may decide anything: no failure, not client-limited, not cold. */
+        boolean decides() {
+            return failure == null && marks().isEmpty();
+        }
+
+        /** What keeps a run that did not fail out of every median, in the words the other pages use; empty when nothing does. */
+        List<String> marks() {
+            List<String> marks = new ArrayList<>();
+            if (warmth.cold()) marks.add("cold");
+            if (clientLimited) marks.add("client-limited");
+            return marks;
+        }
     }
 
     private DbBench() {
@@ -141,8 +169,8 @@ public final class DbBench {
         }
     }
 
-    /** The flags {@code --preset db} reads, read once. */
-    record Options(RunFlags run, List<String> pools, List<Integer> dbPools, Setup setup) {
+    /** The flags {@code --preset db} reads, read once: {@code slice} is one warm-up slice, {@code invocations} how often the plan runs. */
+    record Options(RunFlags run, List<String> pools, List<Integer> dbPools, Setup setup, Duration slice, int invocations) {
         static Options of(Flags flags) {
             List<String> pools = PresetOptions.poolLabels(flags, POOLS);
             List<Integer> dbPools = flags.commaList("db-pools", DB_POOLS.stream().map(String::valueOf).toList()).stream()
@@ -156,7 +184,11 @@ public final class DbBench {
             if (maxInFlight == 0 && flags.get("max-in-flight-wait-ms") != null)
                 throw new UsageError("--max-in-flight-wait-ms is how long a request waits for --max-in-flight's slot: give --max-in-flight N too");
             int waitMs = flags.integer("max-in-flight-wait-ms", DB_TIMEOUT_MS, 0, 600_000);
-            return new Options(RunFlags.read(flags, NAME, WINDOW, REPEAT, CLOSED_CLIENTS), pools, dbPools, new Setup(client, maxInFlight, waitMs));
+            Duration slice = flags.duration("warmup", SLICE, Duration.ofSeconds(1), Duration.ofMinutes(1));
+            if (slice.toMillis() % 1000 != 0) throw new UsageError("--warmup for " + NAME + " is one warm-up slice of wrk, whole seconds such as 4s, got " + flags.get("warmup"));
+            int invocations = flags.integer("invocations", 1, 1, 5);
+            return new Options(RunFlags.read(flags, NAME, WINDOW, REPEAT, CLOSED_CLIENTS), pools, dbPools, new Setup(client, maxInFlight, waitMs), slice,
+                    invocations);
         }
     }
 
@@ -175,14 +207,13 @@ public final class DbBench {
     }
 
     /**
-     * Starts the invocation's one PostgreSQL, runs every pool shape, database pool and load on the {@link Runner}
-     * against it (repeats as its rounds; each run resets the database rather than starting its own), then writes
-     * db.md from every row of db.csv, earlier invocations' too.
+     * Runs the plan {@code --invocations} times, each on a PostgreSQL of its own started for it (as each invocation of
+     * the general bench has a backend JVM of its own): every pool shape, database pool and load on the {@link Runner}
+     * (repeats as its rounds; each run resets the database rather than starting its own). After each invocation db.md
+     * is written from every row of db.csv, earlier invocations' too.
      */
     static Path run(Options o, String commandLine, PrintStream out) {
-        Setup setup = o.setup();
         RunFlags run = o.run();
-        Duration window = run.window();
         Path wrk = run.wrk().locate();
         Path oha = run.oha().locate();
         Path dir = run.dir();
@@ -190,13 +221,27 @@ public final class DbBench {
         int maxPool = o.dbPools().stream().mapToInt(Integer::intValue).max().orElse(10);
         List<Cell> cells = new ArrayList<>();
         for (String pool : o.pools()) for (int dbPool : o.dbPools()) for (Variant v : VARIANTS) cells.add(new Cell(pool, dbPool, v));
+        for (int i = 1; i <= o.invocations(); i++) {
+            if (o.invocations() > 1) out.printf("bench: invocation %d of %d%n", i, o.invocations());
+            invocation(o, cells, maxPool, wrk, oha, cores, commandLine, out);
+        }
+        out.printf("bench: done; %s%n", dir.resolve("db.md"));
+        return dir;
+    }
+
+    /** One invocation: its PostgreSQL, every cell's runs on the {@link Runner}, then db.md. */
+    private static void invocation(Options o, List<Cell> cells, int maxPool, Path wrk, Path oha, int cores, String commandLine, PrintStream out) {
+        Setup setup = o.setup();
+        RunFlags run = o.run();
+        Duration window = run.window();
+        Path dir = run.dir();
         try (LocalPostgres pg = LocalPostgres.start(null, 2 * maxPool + 20)) {
             DbOptions admin = pg.options(1, DB_TIMEOUT_MS);
             Map<String, String> tools = Map.of("wrk", ClientBinary.version(Client.WRK, wrk), "oha", ClientBinary.version(Client.OHA, oha), "postgresql",
                     pg.version());
             String intro = String.format(Locale.ROOT, "%d s windows, about %d minutes; %s?ms=%d through %s connections%s", window.toSeconds(),
-                    (cells.size() * run.repeat() * (window.toSeconds() + WARMUP.toSeconds() + Bound.OVERHEAD_S) + 59) / 60, setup.client().route, QUERY_MS,
-                    o.dbPools(), setup.maxInFlight() == 0 ? "" : ", --max-in-flight " + setup.maxInFlight());
+                    (cells.size() * run.repeat() * (window.toSeconds() + Warmup.MIN_SLICES * o.slice().toSeconds() + Bound.OVERHEAD_S) + 59) / 60,
+                    setup.client().route, QUERY_MS, o.dbPools(), setup.maxInFlight() == 0 ? "" : ", --max-in-flight " + setup.maxInFlight());
             Runner.Plan<Timed<Row>> plan = new Runner.Plan<>("preset " + NAME, dir, CSV, DbReport.TABLE, 1, run.repeat(), tools, RunFlags.CPU_SETS,
                     commandLine, intro);
             List<Timed<Row>> made = new Runner<>(plan, new Runner.Experiment<Cell, Timed<Row>>() {
@@ -212,7 +257,7 @@ public final class DbBench {
 
                 @Override
                 public Timed<Row> measure(Cell cell, Runner.Trial t) throws IOException, InterruptedException {
-                    return new Timed<>(one(t, cell, setup, pg, admin, run, wrk, oha, cores), RunResult.When.since(t.start(), t.load1()));
+                    return new Timed<>(one(t, cell, setup, pg, admin, run, o.slice(), wrk, oha, cores), RunResult.When.since(t.start(), t.load1()));
                 }
 
                 @Override
@@ -224,9 +269,10 @@ public final class DbBench {
                 public String summary(Timed<Row> timed) {
                     Row row = timed.row();
                     return row.failure() != null ? "N/A (" + row.failure() + ")" : String.format(Locale.ROOT,
-                            "goodput %.1f req/s (%.2f of %d), 2xx p99 %s ms, %d refused, server %.2f ms + PostgreSQL %.2f ms CPU per answer%s",
+                            "goodput %.1f req/s (%.2f of %d), 2xx p99 %s ms, %d refused, server %.2f ms (JIT %s) + PostgreSQL %.2f ms CPU per answer%s",
                             row.goodput(), row.goodput() / row.bound(), row.bound(), RunResult.fixed(row.okP99Ms(), 0), row.refused(), row.serverCpuMs(),
-                            row.pgCpuMs(), row.clientLimited() ? ", CLIENT-LIMITED" : "");
+                            RunResult.fixed(row.warmth().jitMsPer(row.ok()), 3), row.pgCpuMs(),
+                            row.marks().isEmpty() ? "" : ", " + String.join(", ", row.marks()).toUpperCase(Locale.ROOT));
                 }
             }, out).run();
             // The report's provenance is read as the run ends, as it always was; provenance.json keeps the Runner's, read as it began.
@@ -235,12 +281,14 @@ public final class DbBench {
         } catch (DbStartFailure | IOException e) {
             throw new StartupFailure("bench: " + e.getMessage());
         }
-        out.printf("bench: done; %s%n", dir.resolve("db.md"));
-        return dir;
     }
 
-    /** One run on a fresh server JVM: the database reset, a warm-up, then the load with PostgreSQL's CPU and the queues' peaks beside it. */
-    private static Row one(Runner.Trial t, Cell cell, Setup setup, LocalPostgres pg, DbOptions admin, RunFlags run, Path wrk, Path oha, int cores)
+    /**
+     * One run on a fresh server JVM: the database reset, a warm-up of {@code slice}s until the JIT is quiet (or the
+     * run is cold), then the load with PostgreSQL's CPU, the server's split by thread and the queues' peaks beside it.
+     */
+    private static Row one(Runner.Trial t, Cell cell, Setup setup, LocalPostgres pg, DbOptions admin, RunFlags run, Duration slice, Path wrk, Path oha,
+                           int cores)
             throws IOException, InterruptedException {
         try {
             reset(admin);
@@ -266,7 +314,10 @@ public final class DbBench {
             URI metrics = URI.create("http://" + ServerProcess.HOST + ":" + adminPort + "/metrics");
             try (ProcSampler proc = new ProcSampler(ProcReader.SYSTEM, server.pid(), SAMPLE_EVERY);
                  Peaks peaks = new Peaks(metrics, admin, SAMPLE_EVERY)) {
-                WrkRun.measure(wrk, server.uri(setup.client().route + "?ms=0"), (int) WARMUP.toSeconds(), Math.min(dbPool, 50), timeoutS, cores, proc);
+                URI probe = server.uri(setup.client().route + "?ms=0");
+                Warmup.Result warmup = Warmup.run(ProcReader.SYSTEM, server.pid(), RunExecutor.MAX_WARMUP_SLICES,
+                        () -> WrkRun.measure(wrk, probe, (int) slice.toSeconds(), Math.min(dbPool, 50), timeoutS, cores, proc).ok());
+                JvmCpu.Snapshot threads0 = JvmCpu.snapshot(ProcReader.SYSTEM, server.pid());
                 double server0 = cpuSeconds(server.pid()), pg0 = postgresCpuSeconds(pg.pid());
                 double timeouts0 = metric(metrics, "loomylin_db_connection_timeouts_total");
                 proc.start();
@@ -277,6 +328,7 @@ public final class DbBench {
                         : OhaRun.closedSplit(oha, target, window, CLOSED_CLIENTS, timeoutS, proc);
                 peaks.stop();
                 double serverS = cpuSeconds(server.pid()) - server0, pgS = postgresCpuSeconds(pg.pid()) - pg0;
+                JvmCpu threads = JvmCpu.between(threads0, JvmCpu.snapshot(ProcReader.SYSTEM, server.pid()));
                 long dbTimeouts = Math.round(metric(metrics, "loomylin_db_connection_timeouts_total") - timeouts0);
                 if (!server.alive()) return failed(t, cell, "server exited during the run: " + server.outputTail());
                 Measured m = s.all();
@@ -288,7 +340,8 @@ public final class DbBench {
                 return new Row(t.invocation(), t.round(), pool, dbPool, v.name(), bound, offered, m.sent(), m.ok(), m.answered() - m.ok(), s.errors(),
                         m.ok() / (double) window.toSeconds(), s.ok().p50Ms(), s.ok().p99Ms(), m.ok() == 0 ? Double.NaN : 1000 * serverS / m.ok(),
                         m.ok() == 0 ? Double.NaN : 1000 * pgS / m.ok(), clientPct, peaks.jettyQueue, peaks.dbPending, peaks.inFlight, peaks.pgActive,
-                        proc.peaks().threads(), proc.peaks().rssKb() / 1024.0, peaks.admissionQueued, dbTimeouts, clientLimited, null);
+                        proc.peaks().threads(), proc.peaks().rssKb() / 1024.0, peaks.admissionQueued, dbTimeouts, clientLimited, null,
+                        Warmth.of(warmup, threads));
             }
         } finally {
             server.close();
@@ -420,6 +473,6 @@ public final class DbBench {
 
     private static Row failed(Runner.Trial t, Cell cell, String why) {
         return new Row(t.invocation(), t.round(), cell.pool(), cell.dbPool(), cell.variant().name(), bound(cell.dbPool()), cell.offered(), 0, 0, 0, 0, 0,
-                Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, -1, -1, -1, -1, -1, Double.NaN, -1, 0, false, why);
+                Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, -1, -1, -1, -1, -1, Double.NaN, -1, 0, false, why, Warmth.NONE);
     }
 }

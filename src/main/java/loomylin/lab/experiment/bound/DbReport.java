@@ -17,8 +17,11 @@ import loomylin.lab.engine.output.Spread;
 import loomylin.lab.engine.output.Charts;
 import loomylin.lab.engine.result.Column;
 import loomylin.lab.engine.result.Table;
-import loomylin.lab.engine.run.RunResult;
+import loomylin.lab.engine.run.FixedLoad;
+import loomylin.lab.engine.run.RunExecutor;
 import loomylin.lab.engine.run.Timed;
+import loomylin.lab.engine.run.Warmth;
+import loomylin.lab.engine.run.Warmup;
 
 import static loomylin.lab.engine.result.Column.fixed;
 import static loomylin.lab.engine.result.Column.flag;
@@ -32,7 +35,7 @@ import org.knowm.xchart.style.Styler;
 
 /**
  * db.csv and db.md of {@link DbBench}: a row per run, then per pool shape, database pool and load the median and
- * range over the runs that decide (no failure, not client-limited), with the count of those that do not.
+ * range over the runs that decide (no failure, not client-limited, not cold), with the count of those that do not.
  */
 final class DbReport {
     static final int DECIDING_RUNS = 3;
@@ -56,17 +59,24 @@ final class DbReport {
             RSS = fixed("peak_rss_mb", 1, DbBench.Row::peakRssMb);
     private static final Column<DbBench.Row, Boolean> CLIENT_LIMITED = flag("client_limited", DbBench.Row::clientLimited);
 
-    /** db.csv: a row per run, with when it was made; peak_rss_mb came last, so files from before it read it as NaN. */
+    /**
+     * db.csv: a row per run, with when it was made; peak_rss_mb came after the rest, so files from before it read it
+     * as NaN, and {@link Warmth}'s columns last, so files from before the warm-up waited for the JIT read as not
+     * recorded ({@link Warmth#NONE}), never as cold.
+     */
     static final Table<Timed<DbBench.Row>> TABLE = new Table<>(java.util.stream.Stream.of(Column.of(List.of(INVOCATION, REPEAT, POOL, DB_POOL, LOAD, BOUND,
                     OFFERED, SENT, OK, REFUSED, ERRORS, GOODPUT, P50, P99, SERVER_CPU, PG_CPU, CLIENT_PCT, JETTY_QUEUE, DB_PENDING, IN_FLIGHT, PG_ACTIVE,
                     OS_THREADS, ADMISSION_QUEUED, DB_TIMEOUTS, CLIENT_LIMITED), Timed<DbBench.Row>::row), Timed.<DbBench.Row>columns(),
-            Column.of(List.of(FAILURE, RSS), Timed<DbBench.Row>::row)).<Column<Timed<DbBench.Row>, ?>>flatMap(List::stream).toList(), DbReport::read);
+            Column.of(List.of(FAILURE, RSS), Timed<DbBench.Row>::row),
+            Column.of(Warmth.COLUMNS, (Timed<DbBench.Row> t) -> new Warmth.Of(t.row().warmth(), t.row().ok())))
+            .<Column<Timed<DbBench.Row>, ?>>flatMap(List::stream).toList(), DbReport::read);
 
     private static Timed<DbBench.Row> read(Table.Fields f) {
         return new Timed<>(new DbBench.Row(f.get(INVOCATION), f.get(REPEAT), f.get(POOL), f.get(DB_POOL), f.get(LOAD), f.get(BOUND), f.get(OFFERED),
                 f.get(SENT), f.get(OK), f.get(REFUSED), f.get(ERRORS), f.get(GOODPUT), f.get(P50), f.get(P99), f.get(SERVER_CPU), f.get(PG_CPU),
                 f.get(CLIENT_PCT), f.get(JETTY_QUEUE), f.get(DB_PENDING), f.get(IN_FLIGHT), f.get(PG_ACTIVE), f.get(OS_THREADS), f.get(RSS),
-                f.get(ADMISSION_QUEUED), f.get(DB_TIMEOUTS), f.get(CLIENT_LIMITED), f.get(FAILURE)), Timed.when(f));
+                f.get(ADMISSION_QUEUED), f.get(DB_TIMEOUTS), f.get(CLIENT_LIMITED), f.get(FAILURE),
+                Warmth.read(f, f.get(OK), f.get(SERVER_CPU) * f.get(OK) / 1000)), Timed.when(f));
     }
 
     /** The runs of db.csv. */
@@ -88,6 +98,18 @@ final class DbReport {
         write(dir, title(setup.client()) + provenance.markdown() + Invocations.provenanceNote(invocation), rows, window, setup);
     }
 
+    /**
+     * How a run warmed up, as the method's sentence says it: in slices until the JIT is quiet where the rows recorded
+     * it ({@code recorded}), else the one-piece warm-up those runs had.
+     */
+    static String warmup(boolean recorded) {
+        if (!recorded) return String.format(Locale.ROOT, "a %d s wrk warm-up on `ms=0`", DbBench.FIXED_WARMUP.toSeconds());
+        return String.format(Locale.ROOT, "a wrk warm-up on `ms=0` with no more clients than connections, in slices of `--warmup` (%d s unless the"
+                        + " command says another) until two in a row cost the same server CPU per answer within %.0f %% and the last was quiet (at least"
+                        + " %d slices, at most %d)", DbBench.SLICE.toSeconds(), 100 * Warmup.SETTLE_SHARE, Warmup.MIN_SLICES,
+                RunExecutor.MAX_WARMUP_SLICES);
+    }
+
     static String title(DbClient client) {
         return "# The connection pool as the bound: " + client.route + " on PostgreSQL\n\n";
     }
@@ -99,19 +121,21 @@ final class DbReport {
 
     static void write(Path dir, String head, List<DbBench.Row> rows, Duration window, DbBench.Setup setup) throws IOException {
         StringBuilder md = new StringBuilder(head);
+        boolean recorded = rows.stream().anyMatch(r -> r.warmth().warm() != null);
         md.append(String.format(Locale.ROOT, "%s%d`: one row by its primary key and %d ms of `pg_sleep` on a PostgreSQL of the bench's own,"
                         + " %s that waits %d ms for a connection (then `503`).%s Little's law bounds a server at"
-                        + " connections x 1000 / %d req/s, whatever its threads. Each run: a fresh server JVM, the database reset (no session left), a %d s"
-                        + " wrk warm-up on `ms=0`, then oha for %d s: open loop at %.1f of the bound over %d connections (latency from each request's due"
+                        + " connections x 1000 / %d req/s, whatever its threads. Each run: a fresh server JVM, the database reset (no session left), %s,"
+                        + " then oha for %d s: open loop at %.1f of the bound over %d connections (latency from each request's due"
                         + " time), or closed loop with %d clients. Goodput: 2xx answers per second. CPU: milliseconds per 2xx answer, the server JVM's and"
                         + " PostgreSQL's (every backend) apart. Peaks: the largest of the window's samples every %d ms: Jetty's queue, requests waiting for"
                         + " a connection in the pool, requests in flight, PostgreSQL's active sessions, the server's OS threads; the server JVM's resident"
-                        + " memory at its highest (VmHWM, warm-up included; \"-\" in runs recorded before it was).\n\n",
+                        + " memory at its highest (VmHWM, warm-up included; \"-\" in runs recorded before it was).%s\n\n",
                 setup.client().bodyStart(), DbBench.QUERY_MS, DbBench.QUERY_MS, setup.client().how, DbBench.DB_TIMEOUT_MS, setup.admission(), DbBench.QUERY_MS,
-                DbBench.WARMUP.toSeconds(), window.toSeconds(),
-                DbBench.OPEN_SHARE, DbBench.OPEN_CONNECTIONS, DbBench.CLOSED_CLIENTS, DbBench.SAMPLE_EVERY.toMillis()));
+                warmup(recorded), window.toSeconds(),
+                DbBench.OPEN_SHARE, DbBench.OPEN_CONNECTIONS, DbBench.CLOSED_CLIENTS, DbBench.SAMPLE_EVERY.toMillis(), FixedLoad.jitRule(recorded)));
         boolean limited = setup.maxInFlight() > 0;
-        md.append("Median (range) over the runs that decide: no failure and not client-limited (the client, or client and server together, over ")
+        md.append("Median (range) over the runs that decide: ").append(recorded ? "no failure, not cold, not client-limited" : "no failure and not client-limited")
+                .append(" (the client, or client and server together, over ")
                 .append(DbBench.BUSY_PCT).append(" % of the machine, or an open loop that sent under 95 % of its rate). A cell of fewer than ")
                 .append(DECIDING_RUNS).append(" such runs, or from fewer than ").append(DECIDING_INVOCATIONS).append(" invocations, is a sketch.\n\n");
         md.append("| pool | db pool | load | runs (deciding / all) | standing | goodput / bound | 2xx p50 ms | 2xx p99 ms | 503 per s | server CPU ms | "
@@ -131,7 +155,7 @@ final class DbReport {
                 for (String pool : pools) {
                     List<DbBench.Row> all = rows.stream().filter(r -> r.pool().equals(pool) && r.dbPool() == dbPool && r.load().equals(load)).toList();
                     if (all.isEmpty()) continue;
-                    List<DbBench.Row> deciding = all.stream().filter(r -> r.failure() == null && !r.clientLimited()).toList();
+                    List<DbBench.Row> deciding = all.stream().filter(DbBench.Row::decides).toList();
                     int invocations = (int) deciding.stream().mapToInt(DbBench.Row::invocation).distinct().count();
                     md.append(String.format(Locale.ROOT, "| %s | %d | %s | %d / %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%s%n", pool, dbPool, load,
                             deciding.size(), all.size(), standing(deciding.size(), invocations), cell(deciding, r -> r.goodput() / r.bound(), 2),
@@ -143,17 +167,17 @@ final class DbReport {
                 }
             }
         }
-        List<DbBench.Row> left = rows.stream().filter(r -> r.failure() != null || r.clientLimited()).toList();
+        List<DbBench.Row> left = rows.stream().filter(r -> !r.decides()).toList();
         if (!left.isEmpty()) {
             md.append("\nLeft out:\n\n");
             for (DbBench.Row r : left)
                 md.append("- invocation ").append(r.invocation()).append(" repeat ").append(r.repeat()).append(' ').append(r.pool()).append(" db pool ")
-                        .append(r.dbPool()).append(' ').append(r.load()).append(": ").append(r.failure() != null ? r.failure()
-                                : String.format(Locale.ROOT, "client-limited (client %.0f %% of the machine)", r.clientPct())).append('\n');
+                        .append(r.dbPool()).append(' ').append(r.load()).append(": ").append(r.failure() != null ? r.failure() : String.join(", ", r.marks())
+                                + (r.clientLimited() ? String.format(Locale.ROOT, " (client %.0f %% of the machine)", r.clientPct()) : "")).append('\n');
         }
-        chart(dir.resolve(CHART), rows, window);
-        md.append("\n![The medians of the deciding runs: goodput against Little's bound, 2xx p99, 503s, where the queue sits, OS threads](")
-                .append(CHART).append(")\n");
+        if (chart(dir.resolve(CHART), rows, window))
+            md.append("\n![The medians of the deciding runs: goodput against Little's bound, 2xx p99, 503s, where the queue sits, OS threads](")
+                    .append(CHART).append(")\n");
         md.append("\nEvery run, with its start and end time and the load average: [db.csv](db.csv).\n");
         Files.writeString(dir.resolve("db.md"), md.toString(), StandardCharsets.UTF_8);
     }
@@ -161,15 +185,22 @@ final class DbReport {
     private record Metric(String title, String unit, ToDoubleFunction<DbBench.Row> value) {
     }
 
-    /** {@code db.png}: a 3 x 2 grid of bar charts, a bar per pool shape and database pool, a series per load; medians of the deciding runs. */
-    private static void chart(Path file, List<DbBench.Row> rows, Duration window) throws IOException {
+    /**
+     * {@code db.png}: a 3 x 2 grid of bar charts, a bar per pool shape and database pool, a series per load; medians of
+     * the deciding runs. Where none decides (a smoke run, every run cold), those that did not fail are drawn, each
+     * title saying so ({@link Charts#MARKED_ONLY}); where every run failed, nothing is drawn. Returns whether it drew.
+     */
+    private static boolean chart(Path file, List<DbBench.Row> rows, Duration window) throws IOException {
         List<Metric> metrics = List.of(new Metric("2xx answers / Little's bound", "share", r -> r.goodput() / r.bound()),
                 new Metric("p99 of the 2xx answers", "ms", DbBench.Row::okP99Ms),
                 new Metric("503 answers per second", "req/s", r -> r.refused() / (double) window.toSeconds()),
                 new Metric("peak requests in Jetty's queue", "requests", DbBench.Row::peakJettyQueue),
                 new Metric("peak requests waiting for a connection", "requests", DbBench.Row::peakDbPending),
                 new Metric("peak OS threads of the server", "threads", DbBench.Row::peakOsThreads));
-        List<DbBench.Row> deciding = rows.stream().filter(r -> r.failure() == null && !r.clientLimited()).toList();
+        List<DbBench.Row> decide = rows.stream().filter(DbBench.Row::decides).toList();
+        boolean markedOnly = decide.isEmpty();
+        List<DbBench.Row> deciding = markedOnly ? rows.stream().filter(r -> r.failure() == null).toList() : decide;
+        if (deciding.isEmpty()) return false;
         List<String> cells = new java.util.ArrayList<>();
         for (DbBench.Row r : deciding) if (!cells.contains(cellName(r))) cells.add(cellName(r));
         List<String> loads = deciding.stream().map(DbBench.Row::load).distinct().toList();
@@ -178,7 +209,7 @@ final class DbReport {
         try {
             for (int i = 0; i < metrics.size(); i++) {
                 Metric metric = metrics.get(i);
-                CategoryChart c = new CategoryChartBuilder().width(Charts.CELL_WIDTH).height(Charts.CELL_HEIGHT).title(metric.title())
+                CategoryChart c = new CategoryChartBuilder().width(Charts.CELL_WIDTH).height(Charts.CELL_HEIGHT).title(metric.title() + (markedOnly ? Charts.MARKED_ONLY : ""))
                         .yAxisTitle(metric.unit()).build();
                 c.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
                 c.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
@@ -198,6 +229,7 @@ final class DbReport {
             g.dispose();
         }
         javax.imageio.ImageIO.write(grid, "png", file.toFile());
+        return true;
     }
 
     private static String cellName(DbBench.Row r) {
