@@ -179,9 +179,11 @@ public final class AppAdvise {
 
     public static Path run(Options o, String commandLine, PrintStream page, PrintStream progress) {
         Path dir = o.out();
-        if (o.rerender()) // a request profile's directory holds advise.csv, an application's advise-app.csv
-            return Files.exists(dir.resolve(CSV)) || !Files.exists(dir.resolve(Advise.CSV)) ? AppPage.rerender(dir, page, progress)
-                    : ProfileRerender.rerender(dir, page, progress);
+        if (o.rerender()) { // a request profile's directory holds advise.csv, an application's advise-app.csv
+            if (!Files.exists(dir.resolve(CSV)) && !Files.exists(dir.resolve(Advise.CSV)))
+                throw new UsageError("no " + Advise.CSV + " (a request profile) or " + CSV + " (an application) in " + dir + " to render a page from");
+            return Files.exists(dir.resolve(CSV)) ? AppPage.rerender(dir, page, progress) : ProfileRerender.rerender(dir, page, progress);
+        }
         Flags.requireProc("advise --app");
         Path agent = agentJar();
         Path oha = ClientBinary.locate(Client.OHA, o.oha() == null ? null : Path.of(o.oha()));

@@ -107,7 +107,7 @@ class AppAdviseTest {
             "--app java -jar app.jar --url http://192.168.1.2:8080/x | must be on this machine's loopback",
             "--app java -jar app.jar --url http://localhost:8080/x --rate 0 | --rate must be a whole number from 1",
             "--app java -jar app.jar --url http://localhost:8080/x --threads 10 | unknown flag --threads",
-            "--rerender --out /nonexistent/advise-app | no advise-app.csv in /nonexistent/advise-app"})
+            "--rerender --out /nonexistent/advise-app | no advise.csv (a request profile) or advise-app.csv (an application) in /nonexistent/advise-app"})
     void aMistakeIsOneLineAndExitStatus2(String args, String message) throws Exception {
         String[] words = args.trim().split("\\s+");
         // The command's words after --app are one argument, as a shell passes a quoted --app.
