@@ -1,11 +1,10 @@
 package loomylin.lab.engine;
 
 import java.nio.file.Path;
-import java.util.Locale;
 import loomylin.lab.engine.run.PresetOptions;
+import loomylin.server.cli.Flags;
 import loomylin.server.cli.Whole;
 import loomylin.server.jetty.Twin;
-import loomylin.server.web.Params;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.TypeConversionException;
@@ -38,9 +37,11 @@ public final class ServerFlags {
     static final class HeapSize implements ITypeConverter<String> {
         @Override
         public String convert(String text) {
-            String h = text.trim().toLowerCase(Locale.ROOT);
-            if (!h.matches("\\d{1,6}[mg]")) throw new TypeConversionException("must be a heap size such as 512m or 2g, got '" + Params.printable(text) + "'");
-            return h;
+            try {
+                return Flags.heapSize(text);
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException(e.getMessage());
+            }
         }
     }
 }

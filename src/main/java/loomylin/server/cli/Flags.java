@@ -134,8 +134,21 @@ public final class Flags {
     public String heap(String name, String fallback) {
         String raw = get(name);
         if (raw == null) return fallback;
+        try {
+            return heapSize(raw);
+        } catch (IllegalArgumentException e) {
+            throw new UsageError(source(name) + " " + e.getMessage());
+        }
+    }
+
+    /**
+     * The one rule for a JVM heap size, for this table's flags and the lab's picocli ones alike: 512m or 2g,
+     * lower-cased; anything else an {@link IllegalArgumentException} whose message ("must be a heap size...") follows
+     * the flag's name.
+     */
+    public static String heapSize(String raw) {
         String h = raw.trim().toLowerCase(Locale.ROOT);
-        if (!h.matches("\\d{1,6}[mg]")) throw new UsageError(source(name) + " must be a heap size such as 512m or 2g, got '" + Params.printable(raw) + "'");
+        if (!h.matches("\\d{1,6}[mg]")) throw new IllegalArgumentException("must be a heap size such as 512m or 2g, got '" + Params.printable(raw) + "'");
         return h;
     }
 
