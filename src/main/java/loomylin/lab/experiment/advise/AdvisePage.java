@@ -130,8 +130,9 @@ public final class AdvisePage {
     static double noise(List<PoolKind> pools, List<Run> runs, int rate, java.util.function.ToDoubleFunction<Run> figure) {
         double most = Double.NaN;
         for (PoolKind pool : pools) {
-            List<Double> medians = all(runs, pool, rate).stream().map(Run::invocation).distinct()
-                    .map(i -> median(all(runs, pool, rate).stream().filter(r -> r.invocation() == i).toList(), figure)).filter(m -> !Double.isNaN(m)).toList();
+            List<Run> point = all(runs, pool, rate);
+            List<Double> medians = point.stream().map(Run::invocation).distinct()
+                    .map(i -> median(point.stream().filter(r -> r.invocation() == i).toList(), figure)).filter(m -> !Double.isNaN(m)).toList();
             if (medians.size() < 2) continue;
             double lo = medians.stream().mapToDouble(d -> d).min().orElseThrow(), hi = medians.stream().mapToDouble(d -> d).max().orElseThrow();
             if (lo > 0 && (Double.isNaN(most) || (hi - lo) / lo > most)) most = (hi - lo) / lo;
